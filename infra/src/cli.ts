@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { importPsaps, migrate, seed } from './database-tasks';
+import { regenerateDbTypes } from './db-types';
+import { localServices } from './local-services';
+import { bin, dataRoot, repoRoot } from './paths';
+import { run } from './processes';
+import { start } from './start';
+import { runTests } from './test-run';
+import { checks } from './cli-checks';
+
+/** Runs a task against DATABASE_URL, or against the embedded database under .data/. */
+async function withServices(
+  task: (urls: { databaseUrl: string; redisUrl: string }) => Promise<void>,
+): Promise<void> {
+  const services = await localServices({ dataRoot, persistent: true });
+  try {
+    await task(services);
+  } finally {
+    await services.stop();
+  }
+}
+
+const [command, ...args] = process.argv.slice(2);
+switch (command) {
+  case 'start':
+    await start();
+    break;
+  case 'test':
+    process.exit(await runTests(args));
+    break;
+  case 'lint':
+  case 'format':
+  case 'typecheck':
+    process.exit(await checks[command]());
+    break;
+  case 'migrate':
+    await withServices(({ databaseUrl }) => migrate(databaseUrl));
+    break;
+  case 'seed':
+    await withServices(({ databaseUrl }) => seed(databaseUrl));
+    break;
+  case 'psap:import':
+    if (!args[0]) throw new Error('usage: npm run psap:import -- <fcc-master-psap-registry.csv>');
+    await withServices(({ databaseUrl }) => importPsaps(databaseUrl, args[0]!));
+    break;
+  case 'db:types':
+    await regenerateDbTypes(join(dataRoot, 'db-types'));
+    break;
+  case 'bench': {
+    const services = await localServices({
+      dataRoot: join(dataRoot, 'bench'),
+      persistent: false,
+      useExternal: false,
+    });
+    try {
+      await migrate(services.databaseUrl);
+      const code = await run(bin('tsx'), [join(repoRoot, 'bench', 'src', 'run.ts'), ...args], {
+        DATABASE_URL: services.databaseUrl,
+        REDIS_URL: services.redisUrl,
+      });
+      process.exitCode = code;
+    } finally {
+      await services.stop();
+    }
+    break;
+  }
+  default:
+    console.error(
+      `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, lint, format, typecheck`,
+    );
+    process.exit(2);
+}

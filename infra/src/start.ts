@@ -1,0 +1,63 @@
+import { demoUsers, DEMO_PASSWORD } from '@locus/db';
+import { join } from 'node:path';
+import { migrate, seed } from './database-tasks';
+import { localServices } from './local-services';
+import { bin, dataRoot, repoRoot } from './paths';
+import { startChild, stopChild, waitForHealthy } from './processes';
+import { buildWebIfStale, webDist } from './web-build';
+
+/**
+ * `npm start`: services (embedded unless DATABASE_URL / REDIS_URL are set), migrations, the
+ * demo seed, the web build, then the API (serving the web app) and the worker. Ctrl-C stops
+ * everything it started.
+ */
+export async function start(): Promise<void> {
+  const port = Number(process.env.PORT ?? 3000);
+  const services = await localServices({ dataRoot, persistent: true });
+  const children: ReturnType<typeof startChild>[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\n[locus] stopping …');
+    await Promise.all(children.map((child) => stopChild(child)));
+    await services.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  try {
+    await migrate(services.databaseUrl);
+    if (process.env.NODE_ENV !== 'production') await seed(services.databaseUrl);
+    await buildWebIfStale();
+    const env = {
+      DATABASE_URL: services.databaseUrl,
+      REDIS_URL: services.redisUrl,
+      PORT: String(port),
+      WEB_DIST_DIR: webDist,
+      NODE_ENV: process.env.NODE_ENV ?? 'development',
+    };
+    const tsx = bin('tsx');
+    const api = startChild('api', tsx, [join(repoRoot, 'services/api/src/main.ts')], env);
+    const worker = startChild('worker', tsx, [join(repoRoot, 'services/worker/src/main.ts')], env);
+    children.push(api, worker);
+    for (const child of children) child.once('exit', (code) => !stopping && void stop(code ?? 1));
+    const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
+    await waitForHealthy(`http://127.0.0.1:${port}/api/v1/health`, api);
+    console.log(`
+  Locus is running at ${url}
+    API docs      ${url}/api/docs
+    Health        ${url}/api/v1/health
+    Metrics       ${url}/metrics
+
+  Demo accounts (password ${DEMO_PASSWORD}):
+${demoUsers.map((user) => `    ${user.email.padEnd(34)} ${user.role === 'admin' ? 'admin of' : 'dispatcher on'} ${user.team}`).join('\n')}
+
+  Press Ctrl-C to stop.
+`);
+  } catch (error) {
+    console.error(`[locus] ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+  }
+}

@@ -1,0 +1,93 @@
+import { createDb, migrateToLatest } from '@locus/db';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { checks } from './cli-checks';
+import { localServices } from './local-services';
+import { bin, dataRoot, repoRoot } from './paths';
+import { run } from './processes';
+import { ensureChromium, ensureRedisServer } from './system-packages';
+import { buildWebIfStale } from './web-build';
+
+export const TEMPLATE_DATABASE = 'locus_template';
+
+interface VitestSummary {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}
+
+/**
+ * `npm test`: lint, format check and typecheck, then every vitest test (unit, integration
+ * against private Postgres and Redis on free ports, browser tests in Debian's Chromium).
+ * Ends with one line `tests: N passed, N failed`.
+ */
+export async function runTests(vitestArgs: string[]): Promise<number> {
+  ensureRedisServer();
+  const chromium = ensureChromium();
+  const failures: string[] = [];
+  const quick = vitestArgs.length > 0; // `npm test -- <filter>` runs just those tests
+  if (!quick) {
+    for (const [name, check] of Object.entries(checks)) {
+      console.log(`\n[locus] ${name} …`);
+      if ((await check()) !== 0) failures.push(name);
+    }
+  }
+
+  const scratch = join(dataRoot, `test-${process.pid}`);
+  const services = await localServices({
+    dataRoot: scratch,
+    persistent: false,
+    useExternal: false,
+  });
+  let summary: VitestSummary | undefined;
+  try {
+    const adminUrl = services.databaseUrl.replace(/\/locus$/, '/postgres');
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${TEMPLATE_DATABASE}`);
+    await admin.end();
+    const { db } = createDb({
+      connectionString: adminUrl.replace(/\/postgres$/, `/${TEMPLATE_DATABASE}`),
+    });
+    await migrateToLatest(db);
+    await db.destroy();
+    await buildWebIfStale();
+
+    const report = join(scratch, 'vitest.json');
+    const code = await run(
+      bin('vitest'),
+      [
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+        ...vitestArgs,
+      ],
+      {
+        LOCUS_TEST_POSTGRES_ADMIN_URL: adminUrl,
+        LOCUS_TEST_TEMPLATE_DATABASE: TEMPLATE_DATABASE,
+        LOCUS_TEST_REDIS_URL: services.redisUrl,
+        LOCUS_TEST_CHROMIUM: chromium,
+        LOCUS_TEST_WEB_DIST: join(repoRoot, 'web', 'dist'),
+      },
+    );
+    try {
+      summary = JSON.parse(readFileSync(report, 'utf8')) as VitestSummary;
+    } catch {
+      summary = undefined;
+    }
+    if (code !== 0) failures.push('tests');
+  } finally {
+    await services.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const passed = summary?.numPassedTests ?? 0;
+  const failed = summary?.numFailedTests ?? 0;
+  if (summary && passed + failed === 0) failures.push('no tests ran');
+  if (failures.length > 0) console.error(`\n[locus] failed: ${failures.join(', ')}`);
+  console.log(`\ntests: ${passed} passed, ${failed} failed`);
+  return failures.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API or a socket returns has this shape. The codes are SPEC.md §8's, plus the
+ * generic ones any HTTP or socket API needs. Clients switch on `error`, never on `message`.
+ */
+export const errorCodes = [
+  // SPEC.md §8
+  'session-expired',
+  'verify-email',
+  'unauthorized-domain',
+  'lookup-unavailable-no-team',
+  'lookup-unavailable-not-active',
+  'lookup-unavailable-invalid-keys',
+  'rapid-sos-unavailable',
+  // Generic HTTP
+  'validation-failed',
+  'unauthorized',
+  'forbidden',
+  'not-found',
+  'conflict',
+  'rate-limited',
+  'service-unavailable',
+  'internal-error',
+  // Realtime sockets
+  'invalid-token',
+  'invalid-frame',
+  'invalid-fix',
+  'unknown-event',
+  'not-joined',
+] as const;
+
+export const ErrorCode = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorBody = z.object({
+  error: ErrorCode,
+  message: z.string(),
+  /** Field-level details for `validation-failed`. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** WebSocket close codes (4000–4999 is the range RFC 6455 leaves to applications). */
+export const closeCodes = {
+  /** RFC 6455: the frame exceeded the size limit. */
+  messageTooBig: 1009,
+  goingAway: 1001,
+  invalidToken: 4401,
+  notFound: 4404,
+  sessionEnded: 4410,
+  protocolError: 4400,
+} as const;

@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './location';
+export * from './realtime';
+export * from './jobs';
+export * from './router';

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * Background jobs: name, queue, payload schema and options live here so that the API (which
+ * enqueues) and the worker (which processes) agree. Payloads carry ids only, never phone
+ * numbers. Each job's processor is `services/worker/src/jobs/<queue>/<job>.ts`.
+ */
+export interface JobDefinition<P extends z.ZodTypeAny> {
+  name: string;
+  queue: string;
+  payload: P;
+  options: {
+    attempts: number;
+    backoff: { type: 'exponential' | 'fixed'; delay: number };
+    removeOnComplete: { age: number; count: number };
+    removeOnFail: { age: number };
+  };
+}
+
+const keepHistory = {
+  removeOnComplete: { age: 7 * 24 * 3600, count: 1000 },
+  removeOnFail: { age: 30 * 24 * 3600 },
+};
+
+export const jobs = {
+  /** Deletes the location history of sessions that ended more than the retention period ago. */
+  retentionPurge: {
+    name: 'retention.purge',
+    queue: 'maintenance',
+    payload: z.object({ olderThanDays: z.number().int().positive() }).strict(),
+    options: { attempts: 5, backoff: { type: 'exponential', delay: 60_000 }, ...keepHistory },
+  },
+} as const satisfies Record<string, JobDefinition<z.ZodTypeAny>>;
+
+export type JobKey = keyof typeof jobs;
+export type JobPayload<K extends JobKey> = z.infer<(typeof jobs)[K]['payload']>;
+export const queueNames = [...new Set(Object.values(jobs).map((job) => job.queue))];
+
+/** BullMQ's key prefix for a deployment's Redis key prefix; API and worker must agree. */
+export const bullPrefix = (redisKeyPrefix: string): string => `${redisKeyPrefix}bull`;

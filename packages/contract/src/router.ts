@@ -1,0 +1,30 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { ErrorBody } from './errors';
+
+const c = initContract();
+
+const Check = z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.string().optional() });
+export const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.object({ postgres: Check, redis: Check }),
+  version: z.string(),
+});
+export type Health = z.infer<typeof Health>;
+
+export const healthContract = c.router({
+  health: {
+    method: 'GET',
+    path: '/api/v1/health',
+    summary: 'Liveness and readiness: checks Postgres and Redis',
+    responses: { 200: Health, 503: Health },
+  },
+});
+
+export const contract = c.router(
+  {
+    health: healthContract,
+  },
+  { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
+);
+export type Contract = typeof contract;

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration';
+import * as foundation from './2026-11-22T08-00_foundation';
+
+/**
+ * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
+ * (rather than read from the folder) so that migrations work the same from source and bundles.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T08-00_foundation': foundation,
+};

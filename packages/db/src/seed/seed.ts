@@ -1,0 +1,91 @@
+import { hash } from '@node-rs/argon2';
+import { sql } from 'kysely';
+import type { Database } from '../connection';
+import { seedDemoAgencies } from '../psap/repo';
+import { DEMO_PASSWORD, demoClearedDomains, demoTeams, demoUsers } from './demo-data';
+
+/** argon2id with OWASP's baseline parameters (19 MiB, 2 passes). */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+}
+
+export interface SeedReport {
+  agencies: number;
+  teamsCreated: number;
+  usersCreated: number;
+}
+
+/**
+ * Creates the demo data; running it again changes nothing (and keeps passwords the demo users
+ * may have changed). Refuses to run in production.
+ */
+export async function seedDemo(
+  db: Database,
+  env: string | undefined = process.env.NODE_ENV,
+): Promise<SeedReport> {
+  if (env === 'production') throw new Error('The demo seed never runs with NODE_ENV=production.');
+  const agencies = await seedDemoAgencies(db);
+  return db.transaction().execute(async (trx) => {
+    const teams = await trx
+      .insertInto('teams')
+      .values(
+        demoTeams.map((team) => ({
+          team_name: team.teamName,
+          is_platform_owner: team.isPlatformOwner,
+          permission_levels: [...team.permissionLevels],
+          export_on_end: team.exportOnEnd,
+        })),
+      )
+      .onConflict((oc) => oc.column('team_name').doNothing())
+      .returning('id')
+      .execute();
+    const teamIds = new Map(
+      (await trx.selectFrom('teams').select(['id', 'team_name']).execute()).map((team) => [
+        team.team_name,
+        team.id,
+      ]),
+    );
+    const agencyIds = new Map(
+      (await trx.selectFrom('psaps').select(['id', 'name']).execute()).map((agency) => [
+        agency.name,
+        agency.id,
+      ]),
+    );
+    const existing = new Set(
+      (
+        await trx
+          .selectFrom('users')
+          .select(sql<string>`lower(email)`.as('email'))
+          .execute()
+      ).map((user) => user.email),
+    );
+    const missing = demoUsers.filter((user) => !existing.has(user.email));
+    const passwordHash = missing.length > 0 ? await hashPassword(DEMO_PASSWORD) : '';
+    for (const user of missing) {
+      const { id } = await trx
+        .insertInto('users')
+        .values({
+          email: user.email,
+          first_name: user.firstName,
+          last_name: user.lastName,
+          password_hash: passwordHash,
+          email_confirmed_at: new Date(),
+          is_admin: user.isAdmin,
+          psap_id: agencyIds.get(user.agency) ?? null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('team_members')
+        .values({ team_id: teamIds.get(user.team)!, user_id: id, role: user.role })
+        .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+        .execute();
+    }
+    await trx
+      .insertInto('cleared_email_domains')
+      .values(demoClearedDomains.map((domain) => ({ domain })))
+      .onConflict((oc) => oc.column('domain').doNothing())
+      .execute();
+    return { agencies, teamsCreated: teams.length, usersCreated: missing.length };
+  });
+}

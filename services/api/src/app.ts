@@ -1,0 +1,117 @@
+import helmet from '@fastify/helmet';
+import { createDb } from '@locus/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import type { ApiConfig } from './config';
+import { registerDocs } from './http/docs';
+import { installErrorHandling } from './http/errors';
+import { registerQueueBoard } from './http/queue-board';
+import { registerWebApp } from './http/web-app';
+import { healthRoutes } from './modules/health/routes';
+import { BatchWriter } from './modules/realtime/batch-writer';
+import { Fanout } from './modules/realtime/fanout';
+import { readSeq } from './modules/realtime/frames';
+import { RealtimeHub } from './modules/realtime/hub';
+import { SessionKeys, Sequencer } from './modules/realtime/sequencer';
+import { loggerOptions } from './platform/logger';
+import { createMetrics, type Metrics } from './platform/metrics';
+import { createQueues, type Queues } from './platform/queues';
+
+const { version } = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+
+/**
+ * Builds one API instance: REST contract, docs, metrics, queue board, the realtime sockets and
+ * the web app. `app.close()` shuts it down gracefully: sockets are told to go elsewhere, what
+ * callers sent is published and persisted, then connections to Postgres and Redis close.
+ */
+export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.LOG_LEVEL),
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    return503OnClosing: true,
+  });
+  const { db } = createDb({
+    connectionString: config.DATABASE_URL,
+    maxConnections: config.DB_POOL_MAX,
+    applicationName: 'locus-api',
+  });
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });
+  const subscriber = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  redis.on('error', (error) => app.log.error({ err: error }, 'redis error'));
+  subscriber.on('error', (error) => app.log.error({ err: error }, 'redis subscriber error'));
+  const metrics = createMetrics();
+  const queues = createQueues(redis, config.REDIS_KEY_PREFIX);
+
+  const writer = new BatchWriter(db, app.log, {
+    maxRows: config.FIX_BATCH_MAX_ROWS,
+    maxDelayMs: config.FIX_BATCH_MAX_DELAY_MS,
+    onFlush: (rows, seconds) => {
+      metrics.batchRows.inc(rows);
+      metrics.batchFlush.observe(seconds);
+    },
+  });
+  const keys = new SessionKeys(config.REDIS_KEY_PREFIX);
+  const hub = new RealtimeHub({
+    db,
+    log: app.log,
+    config,
+    metrics,
+    writer,
+    fanout: new Fanout(subscriber, readSeq),
+    sequencer: new Sequencer(redis, keys, {
+      streamMaxLen: config.REPLAY_STREAM_MAX_LEN,
+      ttlSeconds: config.SESSION_REDIS_TTL_SECONDS,
+    }),
+  });
+  app.server.on('upgrade', hub.handleUpgrade);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // Map tiles come from a configurable tile server; fixes travel over our own socket.
+        'img-src': ["'self'", 'data:', 'https:'],
+        'connect-src': ["'self'", 'ws:', 'wss:'],
+      },
+    },
+  });
+  await registerDocs(app, version);
+  healthRoutes(app, { db, redis, version });
+  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  if (config.QUEUE_BOARD_ENABLED) await registerQueueBoard(app, queues.all);
+  installErrorHandling(app, await registerWebApp(app, config.WEB_DIST_DIR));
+
+  app.addHook('preClose', async () => {
+    app.server.off('upgrade', hub.handleUpgrade);
+    await hub.close();
+  });
+  app.addHook('onClose', async () => {
+    await writer.drain(Date.now() + config.SHUTDOWN_TIMEOUT_MS);
+    await queues.close();
+    await Promise.all([subscriber.quit(), redis.quit()]);
+    await db.destroy();
+  });
+  app.decorate('locus', { hub, writer, metrics, redis, keys, queues });
+  return app;
+}
+
+/** This instance's internals, for the process entry point and for tests that inspect them. */
+export interface LocusInternals {
+  hub: RealtimeHub;
+  writer: BatchWriter;
+  metrics: Metrics;
+  redis: Redis;
+  keys: SessionKeys;
+  queues: Queues;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    locus: LocusInternals;
+  }
+}

@@ -1,0 +1,73 @@
+import {
+  isAppRoute,
+  type AppRoute,
+  type AppRouter,
+  type ServerInferRequest,
+  type ServerInferResponses,
+} from '@ts-rest/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeAny } from 'zod';
+import { validationError } from './errors';
+
+export type RouteHandler<R extends AppRoute> = (
+  input: ServerInferRequest<R>,
+  context: { request: FastifyRequest; reply: FastifyReply },
+) => Promise<ServerInferResponses<R>>;
+
+export type RouterHandlers<T extends AppRouter> = {
+  [K in keyof T]: T[K] extends AppRoute
+    ? RouteHandler<T[K]>
+    : T[K] extends AppRouter
+      ? RouterHandlers<T[K]>
+      : never;
+};
+
+function isZod(schema: unknown): schema is ZodTypeAny {
+  return typeof schema === 'object' && schema !== null && 'safeParse' in schema;
+}
+
+function parse(schema: unknown, value: unknown, where: string): unknown {
+  if (!isZod(schema)) return value;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(where, result.error);
+  return result.data;
+}
+
+/**
+ * Registers a ts-rest router on Fastify 5. (@ts-rest/fastify supports Fastify 4 only.) Every
+ * input is parsed with the contract's zod schemas before a handler sees it; a bad one is a 400
+ * `validation-failed` that changes nothing.
+ */
+export function registerContract<T extends AppRouter>(
+  app: FastifyInstance,
+  router: T,
+  handlers: RouterHandlers<T>,
+): void {
+  for (const key of Object.keys(router)) {
+    const route = router[key];
+    const handler = (handlers as Record<string, unknown>)[key];
+    if (!route) continue;
+    if (isAppRoute(route)) {
+      const implementation = handler as RouteHandler<AppRoute>;
+      app.route({
+        method: route.method,
+        url: route.path,
+        handler: async (request, reply) => {
+          const input = {
+            params: parse(route.pathParams, request.params, 'path'),
+            query: parse(route.query, request.query, 'query string'),
+            body: 'body' in route ? parse(route.body, request.body, 'request body') : undefined,
+            headers: request.headers,
+          } as unknown as ServerInferRequest<AppRoute>;
+          const { status, body } = (await implementation(input, { request, reply })) as {
+            status: number;
+            body: unknown;
+          };
+          return reply.status(status).send(body);
+        },
+      });
+    } else {
+      registerContract(app, route as AppRouter, handler as RouterHandlers<AppRouter>);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  callerClientEvents,
+  callerServerEvents,
+  closeCodes,
+  contract,
+  dispatcherClientEvents,
+  dispatcherServerEvents,
+  realtimeLimits,
+  realtimePaths,
+} from '@locus/contract';
+import { generateOpenApi } from '@ts-rest/open-api';
+import type { FastifyInstance } from 'fastify';
+
+const list = (events: Record<string, unknown>) =>
+  Object.keys(events)
+    .map((name) => `\`${name}\``)
+    .join(', ');
+
+/** The realtime part of the docs, derived from the contract's event maps. */
+const realtimeDescription = `
+Locus's REST API for dispatch consoles and partners. Every error is \`{ "error": "<code>", "message": "…" }\`.
+
+## Realtime sockets
+Every frame is JSON text: \`{ "event": "<name>", "data": { … } }\`; frames over ${realtimeLimits.maxFrameBytes} bytes close the socket with ${closeCodes.messageTooBig}.
+
+- **Dispatcher**: \`GET ${realtimePaths.dispatcher}?token=<connection token>\`, then send \`join\` with \`{ sessionId, lastSeq? }\`.
+  Sends: ${list(dispatcherClientEvents)}. Receives: ${list(dispatcherServerEvents)}.
+  Session events carry \`seq\`; rejoin with the last \`seq\` you saw to receive what you missed, exactly once and in order, before \`joined\`.
+- **Caller**: \`GET ${realtimePaths.caller}?token=<caller link token>\`.
+  Sends: ${list(callerClientEvents)}. Receives: ${list(callerServerEvents)}.
+
+Close codes: ${Object.entries(closeCodes)
+  .map(([name, code]) => `${code} ${name}`)
+  .join(', ')}.
+`;
+
+export function openApiDocument(version: string) {
+  return generateOpenApi(contract, {
+    info: { title: 'Locus API', version, description: realtimeDescription },
+  });
+}
+
+/** OpenAPI document at /api/docs/json and interactive docs at /api/docs, from the contract. */
+export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    mode: 'static',
+    specification: { document: openApiDocument(version) as never },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+}

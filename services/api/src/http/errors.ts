@@ -1,0 +1,60 @@
+import type { ErrorBody, ErrorCode } from '@locus/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodError } from 'zod';
+
+/** Thrown by services; the error handler turns it into `{ error, message }` with `status`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues?: ErrorBody['issues'],
+  ) {
+    super(message);
+  }
+}
+
+export function zodIssues(error: ZodError): NonNullable<ErrorBody['issues']> {
+  return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+}
+
+export function validationError(where: string, error: ZodError): ApiError {
+  return new ApiError(400, 'validation-failed', `The ${where} is not valid.`, zodIssues(error));
+}
+
+/** One error shape for every route, including Fastify's own errors and unknown paths. */
+export function installErrorHandling(
+  app: FastifyInstance,
+  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean,
+): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      const body: ErrorBody = { error: error.code, message: error.message };
+      if (error.issues) body.issues = error.issues;
+      return reply.status(error.status).send(body);
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply
+        .status(429)
+        .send({ error: 'rate-limited', message: 'Too many requests. Try again shortly.' });
+    }
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, a body over the limit, a wrong content type: the client's to fix.
+      return reply.status(status).send({ error: 'validation-failed', message: error.message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(500)
+      .send({ error: 'internal-error', message: 'Something went wrong on our side.' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (pageFallback?.(request, reply)) return;
+    reply
+      .status(404)
+      .send({
+        error: 'not-found',
+        message: `No route for ${request.method} ${request.url.split('?')[0]}.`,
+      });
+  });
+}

@@ -1,0 +1,126 @@
+import type { Database } from '@locus/db';
+import type { FastifyBaseLogger } from 'fastify';
+import { insertEvents, insertFixes, touchSessions, type EventRow, type FixRow } from './repo';
+
+export interface BatchWriterOptions {
+  maxRows: number;
+  maxDelayMs: number;
+  onFlush?: (rows: number, seconds: number) => void;
+}
+
+/**
+ * Persists accepted fixes and session events in batches (at most `maxDelayMs` late or
+ * `maxRows` long), never one insert per fix. A failed batch is kept and retried with back-off:
+ * rows are dropped only once Postgres has them. Meanwhile the Redis replay stream serves them.
+ */
+export class BatchWriter {
+  private fixes: FixRow[] = [];
+  private events: EventRow[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: BatchWriterOptions,
+  ) {}
+
+  get pending(): number {
+    return this.fixes.length + this.events.length;
+  }
+
+  addFix(row: FixRow): void {
+    this.fixes.push(row);
+    this.schedule();
+  }
+
+  addEvent(row: EventRow): void {
+    this.events.push(row);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.flushing) return;
+    if (this.pending >= this.options.maxRows) {
+      this.clearTimer();
+      void this.flush();
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.flush();
+      }, this.options.maxDelayMs);
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Writes everything pending now; resolves when written or when the attempt failed. */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    if (this.pending === 0) return Promise.resolve();
+    this.flushing = this.writeOnce().finally(() => {
+      this.flushing = undefined;
+      if (this.pending > 0) this.retryOrSchedule();
+    });
+    return this.flushing;
+  }
+
+  private retryOrSchedule(): void {
+    if (this.failures === 0) return this.schedule();
+    const delay = Math.min(5_000, this.options.maxDelayMs * 2 ** this.failures);
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, delay);
+  }
+
+  private async writeOnce(): Promise<void> {
+    const fixes = this.fixes.splice(0, this.options.maxRows);
+    const events = this.events.splice(0, this.options.maxRows);
+    const started = process.hrtime.bigint();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await insertFixes(trx, fixes);
+        await insertEvents(trx, events);
+        const sessions = new Set([
+          ...fixes.map((row) => row.sessionId),
+          ...events.map((row) => row.sessionId),
+        ]);
+        await touchSessions(trx, [...sessions], new Date());
+      });
+      this.failures = 0;
+      this.options.onFlush?.(
+        fixes.length + events.length,
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    } catch (error) {
+      this.failures += 1;
+      this.fixes.unshift(...fixes);
+      this.events.unshift(...events);
+      this.log.error(
+        { err: error, pending: this.pending, failures: this.failures },
+        'persisting location batch failed; will retry',
+      );
+    }
+  }
+
+  /** On shutdown: keep flushing until everything is written or the deadline passes. */
+  async drain(deadline: number): Promise<void> {
+    this.clearTimer();
+    while (this.pending > 0 && Date.now() < deadline) {
+      await this.flush();
+      if (this.failures > 0) await new Promise((wait) => setTimeout(wait, 200));
+    }
+    this.clearTimer();
+    if (this.pending > 0)
+      this.log.error(
+        { pending: this.pending },
+        'shutdown deadline passed with unpersisted rows (they remain in the Redis replay stream)',
+      );
+  }
+}

@@ -1,0 +1,196 @@
+import { callerClientEvents, Frame, type SessionEventName } from '@locus/contract';
+import type { RawData, WebSocket } from 'ws';
+import { zodIssues } from '../../http/errors';
+import type { RealtimeContext } from './context';
+import { errorFrame, frame, locationBody } from './frames';
+import { checkFix } from './fix-validation';
+import { lastPersistedSeq } from './repo';
+
+type Grant = { sessionId: string; callerId: string };
+
+/**
+ * One caller's socket: every frame is validated once against the contract, then sequenced,
+ * published and queued for persistence. Frames are handled one at a time, in arrival order,
+ * so a caller's events keep their order in the session's sequence.
+ */
+export class CallerConnection {
+  private queue: Promise<void> = Promise.resolve();
+  private tokens: number;
+  private refilledAt = Date.now();
+  private closed = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly grant: Grant,
+    private readonly context: RealtimeContext,
+  ) {
+    this.tokens = context.config.CALLER_EVENT_BURST;
+    context.metrics.sockets.inc({ kind: 'caller' });
+    ws.on('message', (data, isBinary) => this.enqueue(() => this.onMessage(data, isBinary)));
+    ws.on('close', () => this.onClose());
+    ws.on('error', () => undefined);
+    this.enqueue(() => this.publish('caller-connected', { connected: true }).then(() => undefined));
+  }
+
+  close(code: number, reason: string): void {
+    this.ws.close(code, reason);
+  }
+
+  /** Resolves once every frame received so far has been published. */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((error: unknown) => {
+      this.context.log.error({ err: error }, 'caller event failed');
+      if (!this.closed)
+        this.ws.send(
+          errorFrame('service-unavailable', 'The event could not be stored; send it again.'),
+        );
+    });
+  }
+
+  private reject(
+    error: Parameters<typeof errorFrame>[0],
+    message: string,
+    issues?: { path: string; message: string }[],
+  ): void {
+    this.context.metrics.framesRejected.inc({ reason: error });
+    if (!this.closed) this.ws.send(errorFrame(error, message, issues));
+  }
+
+  /** A token bucket: a flood from one phone cannot crowd out everyone else's fixes. */
+  private allow(): boolean {
+    const now = Date.now();
+    const { CALLER_MAX_EVENTS_PER_SECOND: rate, CALLER_EVENT_BURST: burst } = this.context.config;
+    this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) / 1000) * rate);
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+    if (!this.allow()) return this.reject('rate-limited', 'Too many events; slow down.');
+    let parsed: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      parsed = JSON.parse(data.toString());
+    } catch {
+      return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+    }
+    const outer = Frame.safeParse(parsed);
+    if (!outer.success)
+      return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+    const { event, data: payload } = outer.data;
+    switch (event) {
+      case 'fix':
+        return this.onFix(payload);
+      case 'tab-focus': {
+        const body = callerClientEvents['tab-focus'].safeParse(payload);
+        if (!body.success)
+          return this.reject('invalid-frame', 'Invalid tab-focus.', zodIssues(body.error));
+        await this.publish('is-tab-focused', { focused: body.data.focused });
+        return;
+      }
+      case 'sharing': {
+        const body = callerClientEvents.sharing.safeParse(payload);
+        if (!body.success)
+          return this.reject('invalid-frame', 'Invalid sharing.', zodIssues(body.error));
+        await this.publish('is-sharing-location', { sharing: body.data.sharing });
+        return;
+      }
+      case 'sharing-error': {
+        const body = callerClientEvents['sharing-error'].safeParse(payload);
+        if (!body.success)
+          return this.reject('invalid-frame', 'Invalid sharing-error.', zodIssues(body.error));
+        await this.publish('location-sharing-error', {
+          code: body.data.code,
+          message: body.data.message,
+        });
+        return;
+      }
+      default:
+        return this.reject('unknown-event', `Unknown event "${event}".`);
+    }
+  }
+
+  private async onFix(payload: unknown): Promise<void> {
+    const receivedAt = Date.now();
+    const checked = checkFix(payload, receivedAt);
+    if (!checked.ok)
+      return this.reject('invalid-fix', 'The location fix is not valid.', checked.issues);
+    const { fix, location } = checked;
+    const { sessionId, callerId } = this.grant;
+    const body = JSON.stringify(locationBody(sessionId, callerId, location));
+    const seq = await this.sequence('new-location-available', body, {
+      key: callerId,
+      capturedAt: fix.capturedAt,
+    });
+    if (seq === 0) {
+      this.context.metrics.fixesDuplicate.inc();
+    } else {
+      this.context.metrics.fixesAccepted.inc();
+      this.context.writer.addFix({
+        sessionId,
+        seq,
+        callerId,
+        latitude: fix.latitude,
+        longitude: fix.longitude,
+        uncertaintyRadiusM: fix.accuracy,
+        altitude: fix.altitude ?? null,
+        heading: fix.heading ?? null,
+        speed: fix.speed ?? null,
+        source: location.capturedFromSource,
+        capturedAt: new Date(fix.capturedAt),
+        receivedAt: new Date(receivedAt),
+      });
+    }
+    if (!this.closed) this.ws.send(frame('ack', { capturedAt: fix.capturedAt }));
+  }
+
+  private async publish(
+    event: Exclude<SessionEventName, 'new-location-available'>,
+    fields: Record<string, unknown>,
+  ): Promise<number> {
+    const { sessionId, callerId } = this.grant;
+    const payload = JSON.stringify({ sessionId, callerId, ...fields });
+    const seq = await this.sequence(event, payload);
+    this.context.writer.addEvent({
+      sessionId,
+      seq,
+      callerId,
+      event,
+      payload,
+      createdAt: new Date(),
+    });
+    return seq;
+  }
+
+  /** Publishes through the sequencer, seeding the session's counter from Postgres when Redis lacks it. */
+  private async sequence(
+    event: SessionEventName,
+    bodyJson: string,
+    dedupe?: { key: string; capturedAt: number },
+  ): Promise<number> {
+    const { sessionId } = this.grant;
+    const seq = await this.context.sequencer.publish(sessionId, event, bodyJson, dedupe);
+    if (seq !== -1) return seq;
+    await this.context.writer.flush();
+    await this.context.sequencer.seed(
+      sessionId,
+      await lastPersistedSeq(this.context.db, sessionId),
+    );
+    return this.context.sequencer.publish(sessionId, event, bodyJson, dedupe);
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.context.metrics.sockets.dec({ kind: 'caller' });
+    this.enqueue(() =>
+      this.publish('caller-connected', { connected: false }).then(() => undefined),
+    );
+  }
+}

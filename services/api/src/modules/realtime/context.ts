@@ -1,0 +1,21 @@
+import type { Database } from '@locus/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ApiConfig } from '../../config';
+import type { Metrics } from '../../platform/metrics';
+import type { BatchWriter } from './batch-writer';
+import type { Fanout } from './fanout';
+import type { Sequencer } from './sequencer';
+
+/** What a socket connection needs from its instance. */
+export interface RealtimeContext {
+  db: Database;
+  log: FastifyBaseLogger;
+  config: Pick<
+    ApiConfig,
+    'DISPATCHER_HIGH_WATER_BYTES' | 'CALLER_MAX_EVENTS_PER_SECOND' | 'CALLER_EVENT_BURST'
+  >;
+  metrics: Metrics;
+  sequencer: Sequencer;
+  fanout: Fanout;
+  writer: BatchWriter;
+}

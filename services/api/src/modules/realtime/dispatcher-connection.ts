@@ -1,0 +1,171 @@
+import { closeCodes, dispatcherClientEvents, Frame } from '@locus/contract';
+import type { Socket } from 'node:net';
+import type { RawData, WebSocket } from 'ws';
+import type { ConnectionGrant } from '../sessions/repo';
+import type { RealtimeContext } from './context';
+import { errorFrame, frame } from './frames';
+import { replaySince } from './replay';
+import { zodIssues } from '../../http/errors';
+
+type Pending = { frame: Buffer | string; seq: number };
+
+/**
+ * One dispatcher socket. After `join` it replays what the dispatcher missed, then goes live.
+ * Live frames that arrive during the replay are held and sent after it, so each event reaches
+ * the dispatcher exactly once and in seq order. A socket that cannot keep up gets only the
+ * newest event of each kind per caller until it drains, so its memory stays bounded.
+ */
+export class DispatcherConnection {
+  private state: 'awaiting-join' | 'replaying' | 'live' | 'closed' = 'awaiting-join';
+  private lastSent = 0;
+  private heldDuringReplay: Pending[] = [];
+  private conflated: Map<string, Pending> | undefined;
+  private channel: string | undefined;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly socket: Socket,
+    private readonly grant: ConnectionGrant,
+    private readonly context: RealtimeContext,
+  ) {
+    context.metrics.sockets.inc({ kind: 'dispatcher' });
+    ws.on('message', (data, isBinary) => void this.onMessage(data, isBinary));
+    ws.on('close', () => this.onClose());
+    ws.on('error', () => undefined);
+  }
+
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  close(code: number, reason: string): void {
+    this.ws.close(code, reason);
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private reject(
+    error: Parameters<typeof errorFrame>[0],
+    message: string,
+    issues?: { path: string; message: string }[],
+  ): void {
+    this.context.metrics.framesRejected.inc({ reason: error });
+    this.ws.send(errorFrame(error, message, issues));
+  }
+
+  private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+    let parsed: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      parsed = JSON.parse(data.toString());
+    } catch {
+      return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+    }
+    const outer = Frame.safeParse(parsed);
+    if (!outer.success)
+      return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+    if (outer.data.event !== 'join')
+      return this.reject('unknown-event', `Unknown event "${outer.data.event}".`);
+    const join = dispatcherClientEvents.join.safeParse(outer.data.data);
+    if (!join.success) return this.reject('invalid-frame', 'Invalid join.', zodIssues(join.error));
+    if (this.state !== 'awaiting-join')
+      return this.reject('invalid-frame', 'This socket has already joined.');
+    if (join.data.sessionId !== this.grant.sessionId) {
+      // Same answer as for a session that does not exist: a token reveals nothing about others.
+      this.reject('not-found', 'No such session.');
+      return this.ws.close(closeCodes.notFound, 'not-found');
+    }
+    await this.join(join.data.lastSeq ?? 0);
+  }
+
+  private async join(lastSeq: number): Promise<void> {
+    this.state = 'replaying';
+    this.lastSent = lastSeq;
+    this.channel = this.context.sequencer.keys.channel(this.grant.sessionId);
+    try {
+      await this.context.fanout.add(this.channel, this.deliver);
+      let replayed = 0;
+      await replaySince(this.context, this.grant.sessionId, lastSeq, (frameBytes, seq) => {
+        if (seq > this.lastSent) replayed += 1;
+        return this.sendInOrder(frameBytes, seq, true);
+      });
+      for (const held of this.heldDuringReplay.splice(0))
+        void this.sendInOrder(held.frame, held.seq, false);
+      if (this.isClosed()) return;
+      this.state = 'live';
+      this.context.metrics.replayed.inc(replayed);
+      this.ws.send(frame('joined', { sessionId: this.grant.sessionId, replayed }));
+    } catch (error) {
+      this.context.log.error({ err: error }, 'dispatcher join failed');
+      this.reject(
+        'service-unavailable',
+        'Could not load the session history; reconnect to try again.',
+      );
+      this.ws.close(closeCodes.goingAway, 'service-unavailable');
+    }
+  }
+
+  /** Sends a frame unless the dispatcher already has it; during replay, waits for the socket to drain. */
+  private sendInOrder(frameBytes: Buffer | string, seq: number, replaying: boolean): Promise<void> {
+    if (seq <= this.lastSent || this.isClosed()) return Promise.resolve();
+    this.ws.send(frameBytes);
+    this.lastSent = seq;
+    if (replaying && this.ws.bufferedAmount > this.context.config.DISPATCHER_HIGH_WATER_BYTES) {
+      return new Promise((resolve) => {
+        this.socket.once('drain', resolve);
+        this.socket.once('close', resolve);
+      });
+    }
+    return Promise.resolve();
+  }
+
+  /** Called for every frame published to this session, on this instance. */
+  private readonly deliver = (frameBytes: Buffer, seq: number): void => {
+    if (this.state === 'replaying') {
+      this.heldDuringReplay.push({ frame: frameBytes, seq });
+      return;
+    }
+    if (this.state !== 'live' || seq <= this.lastSent) return;
+    if (this.conflated) return this.conflate(frameBytes, seq);
+    if (this.ws.bufferedAmount > this.context.config.DISPATCHER_HIGH_WATER_BYTES) {
+      this.conflated = new Map();
+      this.socket.once('drain', this.flushConflated);
+      return this.conflate(frameBytes, seq);
+    }
+    this.ws.send(frameBytes);
+    this.lastSent = seq;
+  };
+
+  private conflate(frameBytes: Buffer, seq: number): void {
+    // The slow path only: parse to learn which caller and event this frame is about.
+    const { event, data } = JSON.parse(frameBytes.toString()) as {
+      event: string;
+      data: { callerId?: string };
+    };
+    const key = `${event}|${data.callerId ?? ''}`;
+    if (this.conflated!.has(key)) this.context.metrics.conflated.inc();
+    this.conflated!.set(key, { frame: frameBytes, seq });
+  }
+
+  private readonly flushConflated = (): void => {
+    const pending = [...(this.conflated?.values() ?? [])].sort((a, b) => a.seq - b.seq);
+    this.conflated = undefined;
+    for (const item of pending) {
+      if (item.seq <= this.lastSent || this.state !== 'live') continue;
+      this.ws.send(item.frame);
+      this.lastSent = item.seq;
+    }
+  };
+
+  private onClose(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.context.metrics.sockets.dec({ kind: 'dispatcher' });
+    this.socket.off('drain', this.flushConflated);
+    if (this.channel) this.context.fanout.remove(this.channel, this.deliver);
+    this.heldDuringReplay = [];
+    this.conflated = undefined;
+  }
+}

@@ -1,0 +1,35 @@
+import { CallerFix, realtimeLimits, type Location } from '@locus/contract';
+import { zodIssues } from '../../http/errors';
+
+export type FixCheck =
+  | { ok: true; fix: CallerFix; location: Omit<Location, 'address'> & { address: null } }
+  | { ok: false; issues: { path: string; message: string }[] };
+
+/**
+ * A fix is stored only when every number is finite and in range, and its capture time is not
+ * in the future beyond the allowed clock skew.
+ */
+export function checkFix(data: unknown, now: number): FixCheck {
+  const parsed = CallerFix.safeParse(data);
+  if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
+  const fix = parsed.data;
+  if (fix.capturedAt > now + realtimeLimits.maxClockSkewMs) {
+    return {
+      ok: false,
+      issues: [{ path: 'capturedAt', message: 'Capture time is in the future.' }],
+    };
+  }
+  return {
+    ok: true,
+    fix,
+    location: {
+      latitude: fix.latitude,
+      longitude: fix.longitude,
+      uncertaintyRadiusInMeters: fix.accuracy,
+      altitude: fix.altitude ?? null,
+      address: null,
+      capturedFromSource: 'TEXT_MESSAGE',
+      dateTimeCaptured: new Date(fix.capturedAt).toISOString(),
+    },
+  };
+}

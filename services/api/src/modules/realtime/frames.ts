@@ -1,0 +1,77 @@
+import type { ErrorCode, SessionEventName } from '@locus/contract';
+
+/**
+ * A sequenced frame is built in two pieces around its sequence number, because the number is
+ * assigned inside Redis: `{"event":"<name>","data":{"seq":` + seq + `,<rest of data>}`.
+ * The same bytes are then written to every dispatcher socket, on every instance.
+ */
+export function framePieces(event: string, bodyJson: string): [string, string] {
+  return [
+    `{"event":"${event}","data":{"seq":`,
+    bodyJson === '{}' ? '}}' : `,${bodyJson.slice(1)}}`,
+  ];
+}
+
+/** `bodyJson` is the event's data without `seq`, as JSON text (as it is persisted). */
+export function sequencedFrame(
+  event: SessionEventName | string,
+  seq: number,
+  bodyJson: string,
+): string {
+  const [prefix, suffix] = framePieces(event, bodyJson);
+  return prefix + seq + suffix;
+}
+
+const SEQ_MARKER = Buffer.from('"seq":');
+
+/** Reads `seq` from a sequenced frame without parsing the JSON (hot path: every fix, every socket). */
+export function readSeq(frame: Buffer): number {
+  const at = frame.indexOf(SEQ_MARKER);
+  if (at < 0) return 0;
+  let seq = 0;
+  for (let i = at + SEQ_MARKER.length; i < frame.length; i += 1) {
+    const digit = frame[i]! - 48;
+    if (digit < 0 || digit > 9) break;
+    seq = seq * 10 + digit;
+  }
+  return seq;
+}
+
+export function frame(event: string, data: unknown): string {
+  return JSON.stringify({ event, data });
+}
+
+export function errorFrame(
+  error: ErrorCode,
+  message: string,
+  issues?: { path: string; message: string }[],
+): string {
+  return frame('error', issues ? { error, message, issues } : { error, message });
+}
+
+/** The data of `new-location-available` without `seq`, in one key order for live and replay. */
+export function locationBody(
+  sessionId: string,
+  callerId: string,
+  location: {
+    latitude: number;
+    longitude: number;
+    uncertaintyRadiusInMeters: number;
+    altitude: number | null;
+    address: string | null;
+    capturedFromSource: string;
+    dateTimeCaptured: string;
+  },
+): Record<string, unknown> {
+  return {
+    sessionId,
+    callerId,
+    latitude: location.latitude,
+    longitude: location.longitude,
+    uncertaintyRadiusInMeters: location.uncertaintyRadiusInMeters,
+    altitude: location.altitude,
+    address: location.address,
+    capturedFromSource: location.capturedFromSource,
+    dateTimeCaptured: location.dateTimeCaptured,
+  };
+}

@@ -1,0 +1,151 @@
+import type { Database } from '@locus/db';
+import { sql } from 'kysely';
+
+export interface FixRow {
+  sessionId: string;
+  seq: number;
+  callerId: string;
+  latitude: number;
+  longitude: number;
+  uncertaintyRadiusM: number;
+  altitude: number | null;
+  heading: number | null;
+  speed: number | null;
+  source: 'TEXT_MESSAGE' | 'RAPID_SOS';
+  capturedAt: Date;
+  receivedAt: Date;
+}
+
+export interface EventRow {
+  sessionId: string;
+  seq: number;
+  callerId: string;
+  event: string;
+  payload: string;
+  createdAt: Date;
+}
+
+/**
+ * One statement per batch whatever its size (arrays through unnest), and idempotent: a retry
+ * after a commit whose answer was lost inserts nothing twice.
+ */
+export async function insertFixes(db: Database, rows: FixRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    insert into location_fixes
+      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, source, captured_at, received_at)
+    select * from unnest(
+      ${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.callerId)}::uuid[],
+      ${rows.map((r) => r.latitude)}::float8[], ${rows.map((r) => r.longitude)}::float8[],
+      ${rows.map((r) => r.uncertaintyRadiusM)}::float8[], ${rows.map((r) => r.altitude)}::float8[],
+      ${rows.map((r) => r.heading)}::float8[], ${rows.map((r) => r.speed)}::float8[], ${rows.map((r) => r.source)}::text[],
+      ${rows.map((r) => r.capturedAt)}::timestamptz[], ${rows.map((r) => r.receivedAt)}::timestamptz[]
+    )
+    on conflict (session_id, seq) do nothing
+  `.execute(db);
+}
+
+export async function insertEvents(db: Database, rows: EventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    insert into session_events (session_id, seq, caller_id, event, payload, created_at)
+    select * from unnest(
+      ${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.callerId)}::uuid[],
+      ${rows.map((r) => r.event)}::text[], ${rows.map((r) => r.payload)}::json[], ${rows.map((r) => r.createdAt)}::timestamptz[]
+    )
+    on conflict (session_id, seq) do nothing
+  `.execute(db);
+}
+
+/** Records activity, for the 60-second rejoin rule. */
+export async function touchSessions(db: Database, sessionIds: string[], at: Date): Promise<void> {
+  if (sessionIds.length === 0) return;
+  await db
+    .updateTable('tracking_sessions')
+    .set({ last_active_at: at })
+    .where('id', 'in', sessionIds)
+    .where('last_active_at', '<', at)
+    .execute();
+}
+
+export async function lastPersistedSeq(db: Database, sessionId: string): Promise<number> {
+  const row = await sql<{ seq: number | null }>`
+    select greatest(
+      (select max(seq) from location_fixes where session_id = ${sessionId}),
+      (select max(seq) from session_events where session_id = ${sessionId})
+    ) as seq
+  `.execute(db);
+  return row.rows[0]?.seq ?? 0;
+}
+
+export type PersistedEvent =
+  | {
+      seq: number;
+      kind: 'fix';
+      fix: Omit<FixRow, 'sessionId' | 'receivedAt' | 'heading' | 'speed'> & {
+        address: string | null;
+      };
+    }
+  | { seq: number; kind: 'event'; event: string; payload: string };
+
+/** Persisted events with afterSeq < seq < beforeSeq, oldest first, at most `limit`. */
+export async function persistedEvents(
+  db: Database,
+  sessionId: string,
+  afterSeq: number,
+  beforeSeq: number,
+  limit: number,
+): Promise<PersistedEvent[]> {
+  const fixes = await db
+    .selectFrom('location_fixes')
+    .select([
+      'seq',
+      'caller_id',
+      'latitude',
+      'longitude',
+      'uncertainty_radius_m',
+      'altitude',
+      'address',
+      'source',
+      'captured_at',
+    ])
+    .where('session_id', '=', sessionId)
+    .where('seq', '>', afterSeq)
+    .where('seq', '<', beforeSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  const events = await db
+    .selectFrom('session_events')
+    .select(['seq', 'event', sql<string>`payload::text`.as('payload')])
+    .where('session_id', '=', sessionId)
+    .where('seq', '>', afterSeq)
+    .where('seq', '<', beforeSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  const merged: PersistedEvent[] = [
+    ...fixes.map((row) => ({
+      seq: row.seq,
+      kind: 'fix' as const,
+      fix: {
+        seq: row.seq,
+        callerId: row.caller_id,
+        latitude: row.latitude,
+        longitude: row.longitude,
+        uncertaintyRadiusM: row.uncertainty_radius_m,
+        altitude: row.altitude,
+        address: row.address,
+        source: row.source as FixRow['source'],
+        capturedAt: row.captured_at,
+      },
+    })),
+    ...events.map((row) => ({
+      seq: row.seq,
+      kind: 'event' as const,
+      event: row.event,
+      payload: row.payload,
+    })),
+  ];
+  return merged.sort((a, b) => a.seq - b.seq).slice(0, limit);
+}

@@ -1,0 +1,140 @@
+import type { SessionEventName } from '@locus/contract';
+import type { Redis } from 'ioredis';
+import { framePieces } from './frames';
+
+/**
+ * Assigns the next sequence number of a session, appends the frame to the session's capped
+ * replay stream and publishes it, atomically in one round trip. With a dedupe key (a caller id)
+ * and a capture time, a fix that is not newer than that caller's last one is dropped (returns 0):
+ * SPEC.md §4 dedupes locations by capture time. Returns -1 when the session's counter is not in
+ * Redis (expired, or Redis lost its data): the caller must seed it from Postgres and retry, so a
+ * sequence number is never handed out twice.
+ */
+const PUBLISH_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if ARGV[4] ~= '' then
+  local previous = redis.call('HGET', KEYS[3], ARGV[4])
+  if previous and tonumber(previous) >= tonumber(ARGV[5]) then return 0 end
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+  redis.call('EXPIRE', KEYS[3], ARGV[7])
+end
+local seq = redis.call('INCR', KEYS[1])
+local frame = ARGV[2] .. seq .. ARGV[3]
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], seq .. '-0', 'f', frame)
+redis.call('PUBLISH', ARGV[1], frame)
+redis.call('EXPIRE', KEYS[1], ARGV[7])
+redis.call('EXPIRE', KEYS[2], ARGV[7])
+return seq
+`;
+
+/** Seeds the counter with the highest seq known to Postgres or still in the stream. */
+const SEED_SCRIPT = `
+local last = tonumber(ARGV[1])
+local tail = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+if tail[1] then
+  local fromStream = tonumber(string.match(tail[1][1], '^(%d+)'))
+  if fromStream > last then last = fromStream end
+end
+redis.call('SET', KEYS[1], last, 'EX', ARGV[2], 'NX')
+return redis.call('GET', KEYS[1])
+`;
+
+type SequencedRedis = Redis & {
+  locusPublish(
+    seqKey: string,
+    streamKey: string,
+    lastCaptureKey: string,
+    channel: string,
+    prefix: string,
+    suffix: string,
+    dedupeKey: string,
+    capturedAt: string,
+    maxLen: number,
+    ttl: number,
+  ): Promise<number>;
+  locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
+};
+
+export class SessionKeys {
+  constructor(private readonly prefix: string) {}
+  // The {sessionId} hash tag keeps a session's keys in one Redis Cluster slot.
+  seq = (sessionId: string) => `${this.prefix}session:{${sessionId}}:seq`;
+  stream = (sessionId: string) => `${this.prefix}session:{${sessionId}}:events`;
+  lastCapture = (sessionId: string) => `${this.prefix}session:{${sessionId}}:last-capture`;
+  channel = (sessionId: string) => `${this.prefix}session:{${sessionId}}`;
+}
+
+export class Sequencer {
+  private readonly redis: SequencedRedis;
+
+  constructor(
+    redis: Redis,
+    readonly keys: SessionKeys,
+    private readonly options: { streamMaxLen: number; ttlSeconds: number },
+  ) {
+    redis.defineCommand('locusPublish', { numberOfKeys: 3, lua: PUBLISH_SCRIPT });
+    redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
+    this.redis = redis as SequencedRedis;
+  }
+
+  /** Returns the seq given to the event, 0 for a duplicate fix, -1 when the counter needs seeding. */
+  publish(
+    sessionId: string,
+    event: SessionEventName,
+    bodyJson: string,
+    dedupe?: { key: string; capturedAt: number },
+  ): Promise<number> {
+    const [prefix, suffix] = framePieces(event, bodyJson);
+    return this.redis.locusPublish(
+      this.keys.seq(sessionId),
+      this.keys.stream(sessionId),
+      this.keys.lastCapture(sessionId),
+      this.keys.channel(sessionId),
+      prefix,
+      suffix,
+      dedupe?.key ?? '',
+      dedupe ? String(dedupe.capturedAt) : '',
+      this.options.streamMaxLen,
+      this.options.ttlSeconds,
+    );
+  }
+
+  async seed(sessionId: string, lastPersistedSeq: number): Promise<number> {
+    const value = await this.redis.locusSeed(
+      this.keys.seq(sessionId),
+      this.keys.stream(sessionId),
+      lastPersistedSeq,
+      this.options.ttlSeconds,
+    );
+    return Number(value);
+  }
+
+  async isSeeded(sessionId: string): Promise<boolean> {
+    return (await this.redis.exists(this.keys.seq(sessionId))) === 1;
+  }
+
+  /** Frames with seq in [fromSeq, …] still in the replay stream, oldest first. */
+  async streamFrom(
+    sessionId: string,
+    fromSeq: number,
+    count: number,
+  ): Promise<{ seq: number; frame: Buffer }[]> {
+    const entries = await this.redis.xrangeBuffer(
+      this.keys.stream(sessionId),
+      `${fromSeq}-0`,
+      '+',
+      'COUNT',
+      count,
+    );
+    return entries.map(([id, fields]) => ({
+      seq: Number(id.toString().split('-')[0]),
+      frame: fields[1]!,
+    }));
+  }
+
+  /** The lowest seq still in the replay stream, or undefined when the stream is empty. */
+  async streamHead(sessionId: string): Promise<number | undefined> {
+    const [first] = await this.redis.xrange(this.keys.stream(sessionId), '-', '+', 'COUNT', 1);
+    return first ? Number(first[0].split('-')[0]) : undefined;
+  }
+}

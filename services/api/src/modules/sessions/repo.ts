@@ -1,0 +1,97 @@
+import type { Database } from '@locus/db';
+import { sql } from 'kysely';
+
+export type TokenKind = 'dispatcher' | 'caller';
+
+export interface ConnectionGrant {
+  sessionId: string;
+  callerId: string | null;
+  userId: string | null;
+}
+
+export async function insertSession(
+  db: Database,
+  session: { teamId: string | null; createdBy: string | null },
+): Promise<string> {
+  const row = await db
+    .insertInto('tracking_sessions')
+    .values({ team_id: session.teamId, created_by: session.createdBy })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertCallers(
+  db: Database,
+  sessionId: string,
+  callers: { phoneNumber: string; language: string }[],
+): Promise<{ id: string; phone_number: string }[]> {
+  if (callers.length === 0) return [];
+  return db
+    .insertInto('session_callers')
+    .values(
+      callers.map((caller) => ({
+        session_id: sessionId,
+        phone_number: caller.phoneNumber,
+        language: caller.language,
+      })),
+    )
+    .returning(['id', 'phone_number'])
+    .execute();
+}
+
+export async function insertTokens(
+  db: Database,
+  tokens: {
+    hash: Buffer;
+    kind: TokenKind;
+    sessionId: string;
+    callerId: string | null;
+    userId: string | null;
+    ttlSeconds: number;
+  }[],
+): Promise<void> {
+  if (tokens.length === 0) return;
+  await db
+    .insertInto('connection_tokens')
+    .values(
+      tokens.map((token) => ({
+        token_hash: token.hash,
+        kind: token.kind,
+        session_id: token.sessionId,
+        caller_id: token.callerId,
+        user_id: token.userId,
+        expires_at: sql<Date>`now() + make_interval(secs => ${token.ttlSeconds})`,
+      })),
+    )
+    .execute();
+}
+
+/** The session a live token opens, or undefined when it is unknown, expired, revoked or ended. */
+export async function findGrant(
+  db: Database,
+  hash: Buffer,
+  kind: TokenKind,
+): Promise<ConnectionGrant | undefined> {
+  const row = await db
+    .selectFrom('connection_tokens as t')
+    .innerJoin('tracking_sessions as s', 's.id', 't.session_id')
+    .select(['t.session_id', 't.caller_id', 't.user_id'])
+    .where('t.token_hash', '=', hash)
+    .where('t.kind', '=', kind)
+    .where('t.revoked_at', 'is', null)
+    .where('t.expires_at', '>', sql<Date>`now()`)
+    .where('s.status', '=', 'active')
+    .executeTakeFirst();
+  return row
+    ? { sessionId: row.session_id, callerId: row.caller_id, userId: row.user_id }
+    : undefined;
+}
+
+export async function expireToken(db: Database, hash: Buffer): Promise<void> {
+  await db
+    .updateTable('connection_tokens')
+    .set({ expires_at: sql<Date>`now()` })
+    .where('token_hash', '=', hash)
+    .execute();
+}

@@ -1,0 +1,37 @@
+import type { FastifyServerOptions } from 'fastify';
+
+const PHONE = /\+?\d[\d\s().-]{6,}\d/g;
+const SECRET_QUERY = /([?&](?:token|reset-code|verification-code)=)[^&#]*/gi;
+
+/** Strips tokens and phone numbers from a URL before it reaches a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]').replace(PHONE, '[phone]');
+}
+
+/** pino options: phone numbers, tokens and auth headers never reach the logs. */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.token',
+        '*.password',
+        '*.phoneNumber',
+        '*.phone_number',
+        '*.dispatcherToken',
+        '*.callerToken',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { bullPrefix, jobs, queueNames, type JobKey } from '@locus/contract';
+import type { Database } from '@locus/db';
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { WorkerConfig } from './config';
+import { missingProcessors, processors } from './registry';
+
+const keyByName = new Map<string, JobKey>(
+  (Object.keys(jobs) as JobKey[]).map((key) => [jobs[key].name, key]),
+);
+
+/**
+ * Starts one BullMQ worker per queue. Each job's payload is validated again against the
+ * contract before its processor runs: a malformed job fails at once, never half-runs.
+ */
+export async function startWorkers(
+  config: WorkerConfig,
+  deps: { db: Database; connection: Redis; log: Logger },
+) {
+  const missing = missingProcessors();
+  if (missing.length > 0) throw new Error(`no processor for job(s): ${missing.join(', ')}`);
+  const prefix = bullPrefix(config.REDIS_KEY_PREFIX);
+
+  const process = async (job: Job) => {
+    const key = keyByName.get(job.name);
+    if (!key) throw new Error(`unknown job ${job.name}`);
+    const payload = jobs[key].payload.parse(job.data);
+    const log = deps.log.child({ job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
+    const processor = processors[key] as (
+      payload: unknown,
+      context: { db: Database; log: Logger },
+    ) => Promise<unknown>;
+    return processor(payload, { db: deps.db, log });
+  };
+
+  const workers = queueNames.map(
+    (queue) =>
+      new Worker(queue, process, {
+        connection: deps.connection,
+        prefix,
+        concurrency: config.WORKER_CONCURRENCY,
+      }),
+  );
+  for (const worker of workers) {
+    worker.on('failed', (job, error) =>
+      deps.log.error({ err: error, job: job?.name, jobId: job?.id }, 'job failed'),
+    );
+  }
+
+  // Repeatable jobs are declared here, idempotently: every worker upserts the same schedule.
+  const maintenance = new Queue(jobs.retentionPurge.queue, { connection: deps.connection, prefix });
+  await maintenance.upsertJobScheduler(
+    'retention-purge-daily',
+    { pattern: config.RETENTION_PURGE_CRON, tz: 'UTC' },
+    {
+      name: jobs.retentionPurge.name,
+      data: { olderThanDays: config.LOCATION_RETENTION_DAYS },
+      opts: jobs.retentionPurge.options,
+    },
+  );
+
+  return {
+    /** Lets running jobs finish, then disconnects. */
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await maintenance.close();
+    },
+  };
+}

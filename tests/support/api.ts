@@ -1,0 +1,46 @@
+import { buildApp, parseConfig } from '@locus/api';
+import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { testEnvironment } from './environment';
+
+export interface TestApi {
+  app: FastifyInstance;
+  url: string;
+  wsUrl: string;
+  close(): Promise<void>;
+}
+
+/** A unique Redis namespace per test file, so files sharing one Redis never see each other. */
+export function testRedisPrefix(): string {
+  return `test:${randomBytes(4).toString('hex')}:`;
+}
+
+/** A real API instance on a free loopback port. Instances sharing `databaseUrl` and `redisPrefix` form one cluster. */
+export async function startApi(options: {
+  databaseUrl: string;
+  redisPrefix: string;
+  env?: Record<string, string>;
+}): Promise<TestApi> {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: testEnvironment.redisUrl(),
+    REDIS_KEY_PREFIX: options.redisPrefix,
+    LOG_LEVEL: 'warn',
+    DB_POOL_MAX: '4',
+    WEB_DIST_DIR: process.env.LOCUS_TEST_WEB_DIST ?? '/nonexistent',
+    ...options.env,
+  });
+  const app = await buildApp(config);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    close: () => app.close(),
+  };
+}

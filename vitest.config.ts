@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// One run for unit, integration and browser tests. `npm test` starts private Postgres and
+// Redis first and passes their URLs in the environment (see infra/src/test-run.ts).
+export default defineConfig({
+  test: {
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'services/*/src/**/*.test.ts',
+      'services/*/test/**/*.test.ts',
+      'infra/src/**/*.test.ts',
+      'tests/**/*.test.ts',
+    ],
+    exclude: ['**/node_modules/**', 'bench/**'],
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
