@@ -209,7 +209,7 @@ describe('a flood from one caller', () => {
     const sent = 200;
     for (let index = 0; index < sent; index += 1) caller.send('fix', fixAt(base, index));
     const acks = await caller.count('ack', 1);
-    await caller.next(() => caller.of('ack').length + caller.of('error').length >= sent);
+    await caller.next(() => caller.countOf('ack') + caller.countOf('error') >= sent);
     const limited = caller.of('error').filter((frame) => frame.data.error === 'rate-limited');
     expect(limited.length).toBeGreaterThan(0);
     expect(acks.length).toBeLessThan(sent);

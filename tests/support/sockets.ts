@@ -11,6 +11,7 @@ export interface ReceivedFrame {
  */
 export class TestSocket {
   readonly frames: ReceivedFrame[] = [];
+  private readonly counts = new Map<string, number>();
   closeCode: number | undefined;
   closeReason = '';
   private waiters: {
@@ -23,6 +24,7 @@ export class TestSocket {
     ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as ReceivedFrame;
       this.frames.push(frame);
+      this.counts.set(frame.event, (this.counts.get(frame.event) ?? 0) + 1);
       this.waiters = this.waiters.filter((waiter) => {
         if (!waiter.match(frame)) return true;
         waiter.resolve(frame);
@@ -67,8 +69,12 @@ export class TestSocket {
 
   /** Resolves once `count` frames of this event have arrived. */
   async count(name: string, count: number): Promise<ReceivedFrame[]> {
-    await this.next(() => this.of(name).length >= count);
+    await this.next(() => this.countOf(name) >= count);
     return this.of(name);
+  }
+
+  countOf(name: string): number {
+    return this.counts.get(name) ?? 0;
   }
 
   of(name: string): ReceivedFrame[] {

@@ -50,11 +50,9 @@ export function installErrorHandling(
   });
   app.setNotFoundHandler((request, reply) => {
     if (pageFallback?.(request, reply)) return;
-    reply
-      .status(404)
-      .send({
-        error: 'not-found',
-        message: `No route for ${request.method} ${request.url.split('?')[0]}.`,
-      });
+    reply.status(404).send({
+      error: 'not-found',
+      message: `No route for ${request.method} ${request.url.split('?')[0]}.`,
+    });
   });
 }

@@ -107,12 +107,24 @@ export class DispatcherConnection {
     }
   }
 
+  /**
+   * True when the socket holds more unsent bytes than allowed and Node has promised a 'drain'
+   * (a write returned false). Both must hold: waiting for a 'drain' that was never promised
+   * would wait forever.
+   */
+  private isBackedUp(): boolean {
+    return (
+      this.socket.writableNeedDrain &&
+      this.ws.bufferedAmount > this.context.config.DISPATCHER_HIGH_WATER_BYTES
+    );
+  }
+
   /** Sends a frame unless the dispatcher already has it; during replay, waits for the socket to drain. */
   private sendInOrder(frameBytes: Buffer | string, seq: number, replaying: boolean): Promise<void> {
     if (seq <= this.lastSent || this.isClosed()) return Promise.resolve();
     this.ws.send(frameBytes);
     this.lastSent = seq;
-    if (replaying && this.ws.bufferedAmount > this.context.config.DISPATCHER_HIGH_WATER_BYTES) {
+    if (replaying && this.isBackedUp()) {
       return new Promise((resolve) => {
         this.socket.once('drain', resolve);
         this.socket.once('close', resolve);
@@ -129,7 +141,7 @@ export class DispatcherConnection {
     }
     if (this.state !== 'live' || seq <= this.lastSent) return;
     if (this.conflated) return this.conflate(frameBytes, seq);
-    if (this.ws.bufferedAmount > this.context.config.DISPATCHER_HIGH_WATER_BYTES) {
+    if (this.isBackedUp()) {
       this.conflated = new Map();
       this.socket.once('drain', this.flushConflated);
       return this.conflate(frameBytes, seq);

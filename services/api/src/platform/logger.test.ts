@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from './logger';
+
+describe('redactUrl', () => {
+  it('hides socket tokens, reset and verification codes', () => {
+    expect(redactUrl('/api/v1/socket?token=abc123&x=1')).toBe(
+      '/api/v1/socket?token=[redacted]&x=1',
+    );
+    expect(redactUrl('/auth/forgot-password/reset?reset-code=s3cret')).toBe(
+      '/auth/forgot-password/reset?reset-code=[redacted]',
+    );
+    expect(redactUrl('/register/email-confirmation?verification-code=zzz')).toBe(
+      '/register/email-confirmation?verification-code=[redacted]',
+    );
+  });
+
+  it('hides phone numbers in paths', () => {
+    expect(redactUrl('/api/v1/location/check-transfer/0a9d/+12025550123')).toBe(
+      '/api/v1/location/check-transfer/0a9d/[phone]',
+    );
+  });
+});
