@@ -7,6 +7,7 @@ import { run } from './processes';
 import { start } from './start';
 import { runTests } from './test-run';
 import { checks } from './cli-checks';
+import { buildWebIfStale } from './web-build';
 
 /** Runs a task against DATABASE_URL, or against the embedded database under .data/. */
 async function withServices(
@@ -43,6 +44,9 @@ switch (command) {
     if (!args[0]) throw new Error('usage: npm run psap:import -- <fcc-master-psap-registry.csv>');
     await withServices(({ databaseUrl }) => importPsaps(databaseUrl, args[0]!));
     break;
+  case 'build:web':
+    await buildWebIfStale(true);
+    break;
   case 'db:types':
     await regenerateDbTypes(join(dataRoot, 'db-types'));
     break;
@@ -66,7 +70,7 @@ switch (command) {
   }
   default:
     console.error(
-      `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, lint, format, typecheck`,
+      `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, build:web, lint, format, typecheck`,
     );
     process.exit(2);
 }

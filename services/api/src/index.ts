@@ -1,4 +1,4 @@
 export { buildApp } from './app';
-export { parseConfig, type ApiConfig } from './config';
+export { ApiConfig, parseConfig } from './config';
 export { openSession, type OpenedSession, type OpenSessionInput } from './modules/sessions/service';
 export { openApiDocument } from './http/docs';

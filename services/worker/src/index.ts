@@ -1,3 +1,3 @@
 export { startWorkers } from './worker';
-export { parseWorkerConfig, type WorkerConfig } from './config';
+export { WorkerConfig, parseWorkerConfig } from './config';
 export { processors, missingProcessors } from './registry';
