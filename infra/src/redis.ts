@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { stopStaleServer } from './stale-process';
 import { createConnection } from 'node:net';
 import type { RunningService } from './postgres';
 import { ensureRedisServer } from './system-packages';
@@ -42,7 +43,8 @@ export async function startRedis(options: {
       'no',
       ...persistence,
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    // Its own process group: Ctrl-C reaches the orchestrator, which stops Redis after the apps.
+    { stdio: ['ignore', 'ignore', 'inherit'], detached: true },
   );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   for (let attempt = 0; attempt < 100; attempt += 1) {

@@ -23,6 +23,7 @@ const { db } = createDb({
 });
 // BullMQ workers block on Redis; it requires maxRetriesPerRequest: null.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+connection.on('error', (error) => log.error({ err: error }, 'redis error'));
 const workers = await startWorkers(config, { db, connection, log });
 log.info('worker ready');
 
@@ -31,10 +32,15 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'worker shutting down: letting running jobs finish');
-  await workers.close();
-  await connection.quit();
-  await db.destroy();
-  process.exit(0);
+  try {
+    await workers.close();
+    await connection.quit();
+    await db.destroy();
+    process.exit(0);
+  } catch (error) {
+    log.error({ err: error }, 'worker did not shut down cleanly');
+    process.exit(1);
+  }
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
