@@ -2,7 +2,7 @@
 // Runs before anything is installed, so it may use Node built-ins only.
 // It installs the workspace with the pinned pnpm, then hands over to the TypeScript entry
 // point for the requested command (infra/src/cli.ts).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -74,5 +74,23 @@ if (!installed) {
 }
 
 if (!command || command === 'install') process.exit(0);
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
-process.exit(run(tsx, [join(root, 'infra', 'src', 'cli.ts'), command, ...args]));
+
+// Hand over to the TypeScript CLI and stay alive until it exits: on Ctrl-C it stops what it
+// started (apps first, then Postgres and Redis), and it must not be orphaned halfway.
+// `node --import tsx`, not the tsx CLI: that wrapper SIGKILLs a child that takes a moment to
+// acknowledge a signal, which would cut a graceful shutdown short.
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(root, 'infra', 'src', 'cli.ts'), command, ...args],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    // A terminal's Ctrl-C reaches the whole group already; a signal sent to us alone is passed on.
+    if (child.exitCode === null) child.kill(signal);
+  });
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { importPsaps, migrate, seed } from './database-tasks';
 import { regenerateDbTypes } from './db-types';
 import { localServices } from './local-services';
-import { bin, dataRoot, repoRoot } from './paths';
+import { dataRoot, nodeTs, repoRoot } from './paths';
 import { run } from './processes';
 import { start } from './start';
 import { runTests } from './test-run';
@@ -58,7 +58,8 @@ switch (command) {
     });
     try {
       await migrate(services.databaseUrl);
-      const code = await run(bin('tsx'), [join(repoRoot, 'bench', 'src', 'run.ts'), ...args], {
+      const [node, tsArgs] = nodeTs(join(repoRoot, 'bench', 'src', 'run.ts'));
+      const code = await run(node, [...tsArgs, ...args], {
         DATABASE_URL: services.databaseUrl,
         REDIS_URL: services.redisUrl,
       });

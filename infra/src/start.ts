@@ -2,7 +2,7 @@ import { demoUsers, DEMO_PASSWORD } from '@locus/db';
 import { join } from 'node:path';
 import { migrate, seed } from './database-tasks';
 import { localServices } from './local-services';
-import { bin, dataRoot, repoRoot } from './paths';
+import { dataRoot, nodeTs, repoRoot } from './paths';
 import { startChild, stopChild, waitForHealthy } from './processes';
 import { buildWebIfStale, webDist } from './web-build';
 
@@ -38,9 +38,12 @@ export async function start(): Promise<void> {
       WEB_DIST_DIR: webDist,
       NODE_ENV: process.env.NODE_ENV ?? 'development',
     };
-    const tsx = bin('tsx');
-    const api = startChild('api', tsx, [join(repoRoot, 'services/api/src/main.ts')], env);
-    const worker = startChild('worker', tsx, [join(repoRoot, 'services/worker/src/main.ts')], env);
+    const api = startChild('api', ...nodeTs(join(repoRoot, 'services/api/src/main.ts')), env);
+    const worker = startChild(
+      'worker',
+      ...nodeTs(join(repoRoot, 'services/worker/src/main.ts')),
+      env,
+    );
     children.push(api, worker);
     for (const child of children) child.once('exit', (code) => !stopping && void stop(code ?? 1));
     const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
