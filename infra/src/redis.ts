@@ -30,9 +30,13 @@ export async function startRedis(options: {
   const persistence = options.persistent
     ? ['--appendonly', 'yes', '--appendfsync', 'everysec']
     : ['--appendonly', 'no', '--save', ''];
+  const pidFile = join(dir, 'redis-server.pid');
+  await stopStaleServer(pidFile, 'redis-server', 'SIGTERM');
   const child = spawn(
     binary,
     [
+      '--pidfile',
+      pidFile,
       '--port',
       String(options.port),
       '--bind',
