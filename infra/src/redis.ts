@@ -59,7 +59,11 @@ export async function startRedis(options: {
         pid: child.pid,
         stop: async () => {
           if (child.exitCode === null) child.kill('SIGTERM');
+          // Redis refuses a SIGTERM when it cannot write its final save (its directory gone, a
+          // full disk); it has nothing more to lose then, so it is killed after a grace period.
+          const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
           await exited;
+          clearTimeout(force);
         },
       };
     }
