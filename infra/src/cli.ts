@@ -21,57 +21,68 @@ async function withServices(
   }
 }
 
-const [command, ...args] = process.argv.slice(2);
-switch (command) {
-  case 'start':
-    await start();
-    break;
-  case 'test':
-    process.exit(await runTests(args));
-    break;
-  case 'lint':
-  case 'format':
-  case 'typecheck':
-    process.exit(await checks[command]());
-    break;
-  case 'migrate':
-    await withServices(({ databaseUrl }) => migrate(databaseUrl));
-    break;
-  case 'seed':
-    await withServices(({ databaseUrl }) => seed(databaseUrl));
-    break;
-  case 'psap:import':
-    if (!args[0]) throw new Error('usage: npm run psap:import -- <fcc-master-psap-registry.csv>');
-    await withServices(({ databaseUrl }) => importPsaps(databaseUrl, args[0]!));
-    break;
-  case 'build:web':
-    await buildWebIfStale(true);
-    break;
-  case 'db:types':
-    await regenerateDbTypes(join(dataRoot, 'db-types'));
-    break;
-  case 'bench': {
-    const services = await localServices({
-      dataRoot: join(dataRoot, 'bench'),
-      persistent: false,
-      useExternal: false,
-    });
-    try {
-      await migrate(services.databaseUrl);
-      const [node, tsArgs] = nodeTs(join(repoRoot, 'bench', 'src', 'run.ts'));
-      const code = await run(node, [...tsArgs, ...args], {
-        DATABASE_URL: services.databaseUrl,
-        REDIS_URL: services.redisUrl,
+async function main(command: string | undefined, args: string[]): Promise<void> {
+  switch (command) {
+    case 'start':
+      await start();
+      break;
+    case 'test':
+      process.exit(await runTests(args));
+      break;
+    case 'lint':
+    case 'format':
+    case 'typecheck':
+      process.exit(await checks[command]());
+      break;
+    case 'migrate':
+      await withServices(({ databaseUrl }) => migrate(databaseUrl));
+      break;
+    case 'seed':
+      await withServices(({ databaseUrl }) => seed(databaseUrl));
+      break;
+    case 'psap:import':
+      if (!args[0]) throw new Error('usage: npm run psap:import -- <fcc-master-psap-registry.csv>');
+      await withServices(({ databaseUrl }) => importPsaps(databaseUrl, args[0]!));
+      break;
+    case 'build:web':
+      await buildWebIfStale(true);
+      break;
+    case 'db:types':
+      await regenerateDbTypes(join(dataRoot, 'db-types'));
+      break;
+    case 'bench': {
+      const services = await localServices({
+        dataRoot: join(dataRoot, 'bench'),
+        persistent: false,
+        useExternal: false,
       });
-      process.exitCode = code;
-    } finally {
-      await services.stop();
+      try {
+        await migrate(services.databaseUrl);
+        const [node, tsArgs] = nodeTs(join(repoRoot, 'bench', 'src', 'run.ts'));
+        const code = await run(node, [...tsArgs, ...args], {
+          DATABASE_URL: services.databaseUrl,
+          REDIS_URL: services.redisUrl,
+        });
+        process.exitCode = code;
+      } finally {
+        await services.stop();
+      }
+      break;
     }
-    break;
+    default:
+      console.error(
+        `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, build:web, lint, format, typecheck`,
+      );
+      process.exit(2);
   }
-  default:
-    console.error(
-      `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, build:web, lint, format, typecheck`,
-    );
-    process.exit(2);
+}
+
+const [command, ...args] = process.argv.slice(2);
+try {
+  await main(command, args);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`[locus] ${command} failed: ${message}`);
+  if (process.env.LOCUS_DEBUG) console.error(error);
+  process.exit(1);
 }

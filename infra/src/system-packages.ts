@@ -32,14 +32,10 @@ export function ensureDebianBinary(
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
     aptUpdated = true;
   }
-  const install = spawnSync(
-    'apt-get',
-    ['install', '-y', '-qq', '--no-install-recommends', debianPackage],
-    {
-      stdio: 'inherit',
-      env,
-    },
-  );
+  const install = spawnSync('apt-get', ['install', '-y', '-qq', debianPackage], {
+    stdio: 'inherit',
+    env,
+  });
   const path = which(binary);
   if (install.status !== 0 || !path) throw new Error(`could not install ${debianPackage}`);
   return path;

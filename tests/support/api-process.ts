@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { testEnvironment } from './environment';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address === 'object'
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface ApiProcess {
+  url: string;
+  wsUrl: string;
+  child: ChildProcess;
+  /** SIGTERM, as a process manager would send, and wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** The API as its own OS process, exactly as deployed: `node --import tsx services/api/src/main.ts`. */
+export async function startApiProcess(options: {
+  databaseUrl: string;
+  redisPrefix: string;
+}): Promise<ApiProcess> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'services/api/src/main.ts')],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: options.databaseUrl,
+        REDIS_URL: testEnvironment.redisUrl(),
+        REDIS_KEY_PREFIX: options.redisPrefix,
+        LOG_LEVEL: 'warn',
+        DB_POOL_MAX: '4',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  // Poll until it listens: start-up time varies, and the process may also fail to start.
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`API process exited with ${child.exitCode}`);
+    const healthy = await fetch(`${url}/api/v1/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  return {
+    url,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    child,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
