@@ -118,3 +118,29 @@ describe('the queue board', () => {
     }
   });
 });
+
+describe('the realtime protocol in the docs', () => {
+  it('describes the payload of every socket event', async () => {
+    const document = (await (await fetch(`${api.url}/api/docs/json`)).json()) as {
+      components: {
+        schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+      };
+    };
+    const fix = document.components.schemas['caller.send.fix'];
+    expect(Object.keys(fix?.properties ?? {})).toEqual(
+      expect.arrayContaining(['latitude', 'longitude', 'accuracy', 'capturedAt']),
+    );
+    const location = document.components.schemas['dispatcher.receive.new-location-available'];
+    expect(location?.required).toEqual(
+      expect.arrayContaining([
+        'seq',
+        'latitude',
+        'longitude',
+        'uncertaintyRadiusInMeters',
+        'capturedFromSource',
+        'dateTimeCaptured',
+      ]),
+    );
+    expect(document.components.schemas['dispatcher.send.join']).toBeDefined();
+  });
+});

@@ -10,7 +10,9 @@ import {
   realtimeLimits,
   realtimePaths,
 } from '@locus/contract';
+import { generateSchema } from '@anatine/zod-openapi';
 import { generateOpenApi } from '@ts-rest/open-api';
+import type { ZodTypeAny } from 'zod';
 import type { FastifyInstance } from 'fastify';
 
 const list = (events: Record<string, unknown>) =>
@@ -31,15 +33,39 @@ Every frame is JSON text: \`{ "event": "<name>", "data": { … } }\`; frames ove
 - **Caller**: \`GET ${realtimePaths.caller}?token=<caller link token>\`.
   Sends: ${list(callerClientEvents)}. Receives: ${list(callerServerEvents)}.
 
+The payload of every event is in the schemas below, named \`<socket>.<send|receive>.<event>\`.
+
 Close codes: ${Object.entries(closeCodes)
   .map(([name, code]) => `${code} ${name}`)
   .join(', ')}.
 `;
 
+/** Every socket event's payload as an OpenAPI schema, named `<socket>.<direction>.<event>`. */
+function realtimeSchemas(): Record<string, ReturnType<typeof generateSchema>> {
+  const sides = {
+    'dispatcher.send': dispatcherClientEvents,
+    'dispatcher.receive': dispatcherServerEvents,
+    'caller.send': callerClientEvents,
+    'caller.receive': callerServerEvents,
+  } satisfies Record<string, Record<string, ZodTypeAny>>;
+  return Object.fromEntries(
+    Object.entries(sides).flatMap(([side, events]) =>
+      Object.entries(events).map(([event, schema]) => [`${side}.${event}`, generateSchema(schema)]),
+    ),
+  );
+}
+
 export function openApiDocument(version: string) {
-  return generateOpenApi(contract, {
+  const document = generateOpenApi(contract, {
     info: { title: 'Locus API', version, description: realtimeDescription },
   });
+  return {
+    ...document,
+    components: {
+      ...document.components,
+      schemas: { ...document.components?.schemas, ...realtimeSchemas() },
+    },
+  };
 }
 
 /** OpenAPI document at /api/docs/json and interactive docs at /api/docs, from the contract. */
