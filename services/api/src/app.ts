@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import { createDb } from '@locus/db';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -39,8 +40,16 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     maxConnections: config.DB_POOL_MAX,
     applicationName: 'locus-api',
   });
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });
-  const subscriber = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  // Named so that an operator reading CLIENT LIST can tell instances and roles apart.
+  const instanceId = randomBytes(4).toString('hex');
+  const redis = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: null,
+    connectionName: `locus-api-${instanceId}`,
+  });
+  const subscriber = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: null,
+    connectionName: `locus-api-${instanceId}-subscriber`,
+  });
   redis.on('error', (error) => app.log.error({ err: error }, 'redis error'));
   subscriber.on('error', (error) => app.log.error({ err: error }, 'redis subscriber error'));
   const metrics = createMetrics();
@@ -96,12 +105,14 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     await Promise.all([subscriber.quit(), redis.quit()]);
     await db.destroy();
   });
-  app.decorate('locus', { hub, writer, metrics, redis, keys, queues });
+  app.decorate('locus', { instanceId, hub, writer, metrics, redis, keys, queues });
   return app;
 }
 
 /** This instance's internals, for the process entry point and for tests that inspect them. */
 export interface LocusInternals {
+  /** Random per process start; names this instance's Redis connections. */
+  instanceId: string;
   hub: RealtimeHub;
   writer: BatchWriter;
   metrics: Metrics;

@@ -35,7 +35,12 @@ export function createMetrics() {
     }),
     replayed: new Counter({
       name: 'locus_replayed_events_total',
-      help: 'Events replayed to reconnecting dispatchers',
+      help: 'Events replayed to dispatchers that reconnected or fell behind',
+      registers: [registry],
+    }),
+    gapsRecovered: new Counter({
+      name: 'locus_dispatcher_gaps_recovered_total',
+      help: 'Gaps in the live seqs of a dispatcher socket, filled from the replay stream',
       registers: [registry],
     }),
     batchFlush: new Histogram({

@@ -10,15 +10,19 @@ import { zodIssues } from '../../http/errors';
 type Pending = { frame: Buffer | string; seq: number };
 
 /**
- * One dispatcher socket. After `join` it replays what the dispatcher missed, then goes live.
- * Live frames that arrive during the replay are held and sent after it, so each event reaches
- * the dispatcher exactly once and in seq order. A socket that cannot keep up gets only the
- * newest event of each kind per caller until it drains, so its memory stays bounded.
+ * One dispatcher socket. After `join` it catches up on what the dispatcher missed, then goes
+ * live. Live frames that arrive while it catches up are held and sent after, so each event
+ * reaches the dispatcher exactly once and in seq order. A gap in the live seqs (or a lost Redis
+ * subscription) means pub/sub dropped something: the socket catches up again from the replay
+ * stream rather than let the dispatcher silently miss a fix. A socket that cannot keep up gets
+ * only the newest event of each kind per caller until it drains, so its memory stays bounded.
  */
 export class DispatcherConnection {
-  private state: 'awaiting-join' | 'replaying' | 'live' | 'closed' = 'awaiting-join';
+  private state: 'awaiting-join' | 'catching-up' | 'live' | 'closed' = 'awaiting-join';
   private lastSent = 0;
-  private heldDuringReplay: Pending[] = [];
+  private heldDuringCatchUp: Pending[] = [];
+  /** Set when a resync is asked for during a catch-up, which may have read too early. */
+  private catchUpAgain = false;
   private conflated: Map<string, Pending> | undefined;
   private channel: string | undefined;
 
@@ -81,21 +85,14 @@ export class DispatcherConnection {
   }
 
   private async join(lastSeq: number): Promise<void> {
-    this.state = 'replaying';
     this.lastSent = lastSeq;
     this.channel = this.context.sequencer.keys.channel(this.grant.sessionId);
     try {
-      await this.context.fanout.add(this.channel, this.deliver);
-      let replayed = 0;
-      await replaySince(this.context, this.grant.sessionId, lastSeq, (frameBytes, seq) => {
-        if (seq > this.lastSent) replayed += 1;
-        return this.sendInOrder(frameBytes, seq, true);
-      });
-      for (const held of this.heldDuringReplay.splice(0))
-        void this.sendInOrder(held.frame, held.seq, false);
+      // Subscribe first: from here on nothing published is missed, and the catch-up below
+      // covers everything before.
+      await this.context.fanout.add(this.channel, this.listener);
+      const replayed = await this.catchUp();
       if (this.isClosed()) return;
-      this.state = 'live';
-      this.context.metrics.replayed.inc(replayed);
       this.ws.send(frame('joined', { sessionId: this.grant.sessionId, replayed }));
     } catch (error) {
       this.context.log.error({ err: error }, 'dispatcher join failed');
@@ -105,6 +102,33 @@ export class DispatcherConnection {
       );
       this.ws.close(closeCodes.goingAway, 'service-unavailable');
     }
+  }
+
+  /** Sends everything after `lastSent` from the replay store, then what was held meanwhile. */
+  private async catchUp(): Promise<number> {
+    this.state = 'catching-up';
+    let replayed = 0;
+    do {
+      this.catchUpAgain = false;
+      await replaySince(this.context, this.grant.sessionId, this.lastSent, (frameBytes, seq) => {
+        if (seq > this.lastSent) replayed += 1;
+        return this.sendInOrder(frameBytes, seq, true);
+      });
+    } while (this.catchUpAgain && !this.isClosed());
+    const held = this.heldDuringCatchUp.splice(0).sort((a, b) => a.seq - b.seq);
+    for (const item of held) void this.sendInOrder(item.frame, item.seq, false);
+    if (this.isClosed()) return replayed;
+    this.state = 'live';
+    this.context.metrics.replayed.inc(replayed);
+    return replayed;
+  }
+
+  /** A catch-up while live. If even that fails, the dispatcher must reconnect and rejoin. */
+  private recover(): void {
+    this.catchUp().catch((error: unknown) => {
+      this.context.log.error({ err: error }, 'dispatcher catch-up failed');
+      this.ws.close(closeCodes.goingAway, 'service-unavailable');
+    });
   }
 
   /**
@@ -133,21 +157,32 @@ export class DispatcherConnection {
     return Promise.resolve();
   }
 
-  /** Called for every frame published to this session, on this instance. */
-  private readonly deliver = (frameBytes: Buffer, seq: number): void => {
-    if (this.state === 'replaying') {
-      this.heldDuringReplay.push({ frame: frameBytes, seq });
-      return;
-    }
-    if (this.state !== 'live' || seq <= this.lastSent) return;
-    if (this.conflated) return this.conflate(frameBytes, seq);
-    if (this.isBackedUp()) {
-      this.conflated = new Map();
-      this.socket.once('drain', this.flushConflated);
-      return this.conflate(frameBytes, seq);
-    }
-    this.ws.send(frameBytes);
-    this.lastSent = seq;
+  private readonly listener = {
+    /** Called for every frame published to this session, on this instance. */
+    deliver: (frameBytes: Buffer, seq: number): void => {
+      if (this.state === 'catching-up') {
+        this.heldDuringCatchUp.push({ frame: frameBytes, seq });
+        return;
+      }
+      if (this.state !== 'live' || seq <= this.lastSent) return;
+      if (this.conflated) return this.conflate(frameBytes, seq);
+      if (seq > this.lastSent + 1) {
+        this.context.metrics.gapsRecovered.inc();
+        this.heldDuringCatchUp.push({ frame: frameBytes, seq });
+        return this.recover();
+      }
+      if (this.isBackedUp()) {
+        this.conflated = new Map();
+        this.socket.once('drain', this.flushConflated);
+        return this.conflate(frameBytes, seq);
+      }
+      this.ws.send(frameBytes);
+      this.lastSent = seq;
+    },
+    resync: (): void => {
+      if (this.state === 'catching-up') this.catchUpAgain = true;
+      else if (this.state === 'live') this.recover();
+    },
   };
 
   private conflate(frameBytes: Buffer, seq: number): void {
@@ -176,8 +211,8 @@ export class DispatcherConnection {
     this.state = 'closed';
     this.context.metrics.sockets.dec({ kind: 'dispatcher' });
     this.socket.off('drain', this.flushConflated);
-    if (this.channel) this.context.fanout.remove(this.channel, this.deliver);
-    this.heldDuringReplay = [];
+    if (this.channel) this.context.fanout.remove(this.channel, this.listener);
+    this.heldDuringCatchUp = [];
     this.conflated = undefined;
   }
 }

@@ -1,6 +1,14 @@
 import type { Redis } from 'ioredis';
 
-export type FrameListener = (frame: Buffer, seq: number) => void;
+export interface FrameListener {
+  /** Called for every frame published to the channel while this instance is subscribed. */
+  deliver(frame: Buffer, seq: number): void;
+  /**
+   * Called after the subscription was lost and restored (Redis restarted, or dropped this
+   * connection): whatever was published in between never arrived, so the listener must catch up.
+   */
+  resync(): void;
+}
 
 /**
  * This instance's Redis subscriptions: one channel per session that has at least one
@@ -9,6 +17,7 @@ export type FrameListener = (frame: Buffer, seq: number) => void;
 export class Fanout {
   private readonly listeners = new Map<string, Set<FrameListener>>();
   private readonly pending = new Map<string, Promise<unknown>>();
+  private connectedBefore = false;
 
   constructor(
     private readonly subscriber: Redis,
@@ -18,8 +27,30 @@ export class Fanout {
       const set = this.listeners.get(channel.toString());
       if (!set) return;
       const seq = this.readSeq(message);
-      for (const listener of set) listener(message, seq);
+      for (const listener of set) listener.deliver(message, seq);
     });
+    subscriber.on('ready', () => {
+      if (this.connectedBefore) void this.resubscribe();
+      this.connectedBefore = true;
+    });
+  }
+
+  /**
+   * Pub/sub delivers at most once: frames published while the connection was down are gone.
+   * Subscribe again explicitly (so Redis has confirmed before anyone reads the replay stream),
+   * then let every listener fetch what it missed.
+   */
+  private async resubscribe(): Promise<void> {
+    const channels = [...this.listeners.keys()];
+    if (channels.length === 0) return;
+    try {
+      await this.subscriber.subscribe(...channels);
+    } catch {
+      return; // the connection dropped again; the next 'ready' retries
+    }
+    for (const channel of channels) {
+      for (const listener of this.listeners.get(channel) ?? []) listener.resync();
+    }
   }
 
   get channels(): number {

@@ -59,7 +59,11 @@ export class RealtimeHub {
                   this.context,
                 );
           this.connections.add(connection);
-          ws.once('close', () => this.connections.delete(connection));
+          // Kept until what the socket sent is published (a caller's "disconnected" event
+          // included), so that shutdown waits for it before closing Redis.
+          ws.once('close', () => {
+            void connection.settled().then(() => this.connections.delete(connection));
+          });
         });
       },
       (error: unknown) => {

@@ -1,0 +1,59 @@
+// `npm run bench` (through infra's CLI, with DATABASE_URL and REDIS_URL set) runs this.
+//   --quick            a smoke run with small numbers, about a minute
+//   --only a,b         only these pipelines: locus, reference, peer
+import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { WireName } from './generator/messages';
+import { runsDir } from './paths';
+import { pipelines } from './pipelines';
+import { planFor } from './plan';
+import { buildReport, toMarkdown, writeReport } from './report';
+import { benchPipeline, type PipelineResult } from './scenario';
+import { killAllInstances } from './servers';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'locus,reference,peer' },
+  },
+});
+
+const names = (values.only ?? '').split(',').map((name) => name.trim());
+const unknown = names.filter((name) => !(name in pipelines));
+if (unknown.length > 0) {
+  console.error(
+    `unknown pipeline(s): ${unknown.join(', ')}; choose from ${Object.keys(pipelines).join(', ')}`,
+  );
+  process.exit(2);
+}
+
+process.on('exit', killAllInstances);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+const plan = planFor(values.quick ?? false);
+const startedAt = new Date().toISOString();
+const runId = `${startedAt.slice(0, 19).replace(/[-:T]/g, '')}-${process.pid}`;
+const logDir = join(runsDir, runId);
+mkdirSync(logDir, { recursive: true });
+console.log(`[bench] run ${runId} (${plan.mode}); server logs in ${logDir}`);
+const [load = 0] = loadavg();
+if (load > 0.5) {
+  console.warn(
+    `[bench] load average is ${load.toFixed(2)}: other work on these cores skews latency`,
+  );
+}
+
+const results: PipelineResult[] = [];
+for (const name of names as WireName[]) {
+  // One pipeline at a time: on 2 cores, running them together would measure contention.
+  const pipeline = pipelines[name];
+  results.push(await benchPipeline(pipeline, plan, { runId, logDir }));
+}
+
+const report = buildReport({ runId, startedAt, mode: plan.mode, plan, pipelines: results });
+const written = writeReport(report);
+console.log(`\n${toMarkdown(report)}`);
+console.log(`[bench] wrote ${written.join(', ')}`);
+process.exit(results.some((r) => r.error) ? 1 : 0);

@@ -1,0 +1,231 @@
+import { diagnose, scrape, type InstanceDiagnostics } from './diagnostics';
+import { Generator } from './generator/client';
+import type { StepResult, WireName } from './generator/messages';
+import type { Pipeline, Prepared } from './pipelines';
+import { maxSessionsOf, type Plan } from './plan';
+import { rssKiB } from './proc';
+import { startInstance, type Instance } from './servers';
+import { redisPids } from './stores';
+
+/** A step as the generator measured it, plus what the servers said about themselves. */
+export type MeasuredStep = StepResult & {
+  diagnostics: Record<'A' | 'B', InstanceDiagnostics> | null;
+};
+
+export interface MemoryResult {
+  connections: number;
+  rssBeforeKiB: number;
+  rssAfterKiB: number;
+  kibPerConnection: number;
+}
+
+export interface RampResult {
+  sessions: number;
+  steps: MeasuredStep[];
+  /** The highest rate whose step and all steps below it passed; null if the first failed. */
+  maxSustainedFixesPerSecond: number | null;
+  stoppedBecause: string;
+}
+
+export interface PipelineResult {
+  name: WireName;
+  title: string;
+  steps: MeasuredStep[];
+  memory: MemoryResult | null;
+  ramp: RampResult | null;
+  persistence: { sent: number; persisted: number } | null;
+  error: string | null;
+  durationSeconds: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+function describe(step: MeasuredStep): string {
+  const latency = step.latencyMs
+    ? `p50 ${step.latencyMs.p50} ms, p99 ${step.latencyMs.p99} ms, max ${step.latencyMs.max} ms`
+    : 'nothing delivered';
+  const cpu = step.cpuMicrosPerFix;
+  const invalid = step.invalidReason ? ` INVALID: ${step.invalidReason}` : '';
+  const loop = step.diagnostics
+    ? `; event-loop delay p99/max A ${step.diagnostics.A.eventLoopDelayP99Ms}/${step.diagnostics.A.eventLoopDelayMaxMs} ms, ` +
+      `B ${step.diagnostics.B.eventLoopDelayP99Ms}/${step.diagnostics.B.eventLoopDelayMaxMs} ms`
+    : '';
+  return (
+    `${step.sessions} sessions, ${step.fixesPerSecond} fixes/s: ${latency}, lost ${step.lost}, ` +
+    `send lag p99 ${step.sendLagMs.p99} ms, CPU µs/fix: servers ${cpu.servers ?? '?'}, ` +
+    `redis ${cpu.redis ?? '?'}, postgres ${cpu.postgres ?? '–'}; other load ${step.otherCpuPercent}%${loop}${invalid}`
+  );
+}
+
+/** Why a ramp step does not count as sustained, or null when it does. */
+function rampFailure(step: StepResult, plan: Plan): string | null {
+  if (step.invalidReason) return `the generator could not keep up (${step.invalidReason})`;
+  if (!step.latencyMs) return 'nothing was delivered';
+  if (step.latencyMs.p99 > plan.rampP99CeilingMs) {
+    return `p99 ${step.latencyMs.p99} ms > ${plan.rampP99CeilingMs} ms`;
+  }
+  if (step.lost > step.measured * plan.rampMaxLossRatio) return `${step.lost} fixes lost`;
+  if (step.socketsClosed > 0) return `${step.socketsClosed} sockets closed by the server`;
+  return null;
+}
+
+/** Dispatchers first: a fix sent before its dispatcher joined would have no one to reach. */
+async function openSessions(generator: Generator, count: number): Promise<void> {
+  await generator.open('dispatcher', count);
+  await generator.open('caller', count);
+}
+
+async function measureMemory(
+  generator: Generator,
+  instanceA: Instance,
+  alreadyOpen: number,
+  plan: Plan,
+): Promise<MemoryResult> {
+  // Measured after the first step, so code paths are compiled and pools warmed: the delta
+  // is what each further connection costs, not the server's first-use overhead. The settle
+  // before the baseline lets the step's garbage be collected, which would otherwise make the
+  // delta come out low (even negative).
+  await sleep(plan.memorySettleMs);
+  const rssBeforeKiB = rssKiB(instanceA.pids);
+  await generator.open('dispatcher', alreadyOpen + plan.memoryConnections);
+  await sleep(plan.memorySettleMs);
+  const rssAfterKiB = rssKiB(instanceA.pids);
+  return {
+    connections: plan.memoryConnections,
+    rssBeforeKiB,
+    rssAfterKiB,
+    kibPerConnection: Math.round(((rssAfterKiB - rssBeforeKiB) / plan.memoryConnections) * 10) / 10,
+  };
+}
+
+/**
+ * One pipeline, start to finish: two instances (dispatchers on A, callers on B, so every fix
+ * crosses Redis), latency steps, memory per connection, then the throughput ramp.
+ */
+export async function benchPipeline(
+  pipeline: Pipeline,
+  plan: Plan,
+  context: { runId: string; logDir: string },
+): Promise<PipelineResult> {
+  const started = Date.now();
+  const log = (message: string): void => console.log(`[bench] ${pipeline.name}: ${message}`);
+  const result: PipelineResult = {
+    name: pipeline.name,
+    title: pipeline.title,
+    steps: [],
+    memory: null,
+    ramp: null,
+    persistence: null,
+    error: null,
+    durationSeconds: 0,
+  };
+  const maxSessions = maxSessionsOf(plan);
+  let prepared: Prepared | undefined;
+  const instances: Instance[] = [];
+  let generator: Generator | undefined;
+  try {
+    log(`preparing ${maxSessions} sessions`);
+    prepared = await pipeline.prepare(maxSessions);
+    const env = pipeline.env(context.runId);
+    for (const side of ['A', 'B']) {
+      const name = `${pipeline.name}-${side}`;
+      instances.push(
+        await startInstance({ name, entry: pipeline.entry, env, logDir: context.logDir }),
+      );
+    }
+    const [a, b] = instances as [Instance, Instance];
+    log(`instances up on :${a.port} (dispatchers) and :${b.port} (callers)`);
+    generator = await Generator.start({
+      wire: pipeline.name,
+      portA: a.port,
+      portB: b.port,
+      sessions: prepared.sessions,
+    });
+    const servers = [...a.pids, ...b.pids];
+    const redis = await redisPids(process.env.REDIS_URL ?? '');
+    const gen = generator;
+    const pg = prepared;
+    const step = async (
+      sessions: number,
+      fixesPerSecond: number,
+      ramp: boolean,
+    ): Promise<MeasuredStep> => {
+      // Postgres forks a backend per connection; list them afresh for every step.
+      const postgres = (await pg.postgresPids?.()) ?? [];
+      const before = pipeline.hasMetrics
+        ? await Promise.all([scrape(a.port), scrape(b.port)])
+        : null;
+      const outcome = await gen.step({
+        sessions,
+        fixesPerSecond,
+        warmupMs: ramp ? plan.rampWarmupMs : plan.warmupMs,
+        measureMs: ramp ? plan.rampMeasureMs : plan.measureMs,
+        graceMs: plan.graceMs,
+        cpu: { servers, redis, postgres },
+      });
+      const after = before ? await Promise.all([scrape(a.port), scrape(b.port)]) : null;
+      const measured: MeasuredStep = {
+        ...outcome,
+        diagnostics:
+          before && after
+            ? { A: diagnose(before[0], after[0]), B: diagnose(before[1], after[1]) }
+            : null,
+      };
+      log(describe(measured));
+      await sleep(500);
+      return measured;
+    };
+
+    for (const [index, sessions] of plan.sessionSteps.entries()) {
+      await openSessions(gen, sessions);
+      result.steps.push(await step(sessions, sessions * plan.fixesPerSessionPerSecond, false));
+      if (index === 0) {
+        result.memory = await measureMemory(gen, a, sessions, plan);
+        log(`${result.memory.kibPerConnection} KiB per idle dispatcher connection`);
+      }
+    }
+
+    const ramp: RampResult = {
+      sessions: maxSessions,
+      steps: [],
+      maxSustainedFixesPerSecond: null,
+      stoppedBecause: 'reached the top of the ramp',
+    };
+    result.ramp = ramp;
+    for (const fixesPerSecond of plan.rampFixesPerSecond) {
+      let outcome = await step(maxSessions, fixesPerSecond, true);
+      ramp.steps.push(outcome);
+      if (outcome.invalidReason) {
+        // One stall (a burst of other work on the shared cores) should not end the ramp.
+        log('repeating the INVALID step once');
+        outcome = await step(maxSessions, fixesPerSecond, true);
+        ramp.steps.push(outcome);
+      }
+      const failure = rampFailure(outcome, plan);
+      if (failure) {
+        ramp.stoppedBecause = `${failure} at ${fixesPerSecond} fixes/s`;
+        break;
+      }
+      ramp.maxSustainedFixesPerSecond = fixesPerSecond;
+    }
+    log(
+      `max sustained ${ramp.maxSustainedFixesPerSecond ?? 'none'} fixes/s; stopped: ${ramp.stoppedBecause}`,
+    );
+
+    if (prepared.countPersisted) {
+      await sleep(1_000); // persistence batches flush within 100 ms
+      const sent = [...result.steps, ...ramp.steps].reduce((sum, s) => sum + s.sentTotal, 0);
+      result.persistence = { sent, persisted: await prepared.countPersisted() };
+      log(`persisted ${result.persistence.persisted} of ${sent} fixes sent`);
+    }
+  } catch (error) {
+    result.error = error instanceof Error ? error.message : String(error);
+    log(`FAILED: ${result.error}`);
+  } finally {
+    generator?.stop();
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await prepared?.close();
+    result.durationSeconds = Math.round((Date.now() - started) / 1000);
+  }
+  return result;
+}

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../../infra/src/free-port';
+import { repoRoot } from './paths';
+import { processTree } from './proc';
+
+/** One server instance (Locus API or a relay) running as a child process. */
+export interface Instance {
+  name: string;
+  port: number;
+  /** The spawned process and its descendants (the real server under the tsx wrapper). */
+  pids: number[];
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+async function healthy(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function tail(path: string): string {
+  return readFileSync(path, 'utf8').split('\n').slice(-20).join('\n');
+}
+
+/** Starts `entry` with tsx on a free port and waits for GET /api/v1/health to answer 200. */
+export async function startInstance(options: {
+  name: string;
+  entry: string;
+  env: Record<string, string>;
+  logDir: string;
+}): Promise<Instance> {
+  const port = await freePort();
+  const logPath = join(options.logDir, `${options.name}.log`);
+  // Server output goes straight to a file, not through this process's event loop.
+  const log = openSync(logPath, 'a');
+  const child = spawn(join(repoRoot, 'node_modules/.bin/tsx'), [options.entry], {
+    cwd: repoRoot,
+    env: { ...process.env, ...options.env, PORT: String(port) },
+    stdio: ['ignore', log, log],
+  });
+  running.add(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.once('exit', () => running.delete(child));
+
+  const deadline = Date.now() + 60_000;
+  while (!(await healthy(port))) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${options.name} did not become healthy; last log lines:\n${tail(logPath)}`);
+    }
+    await sleep(200);
+  }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${options.name} has no pid`);
+  const pids = processTree(pid);
+  return {
+    name: options.name,
+    port,
+    pids,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timedOut = await Promise.race([
+        exited.then(() => false),
+        sleep(10_000).then(() => true),
+      ]);
+      // Killing only the wrapper would orphan the server under it.
+      if (timedOut) killTree(pids);
+      await exited;
+    },
+  };
+}
+
+function killTree(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Last resort when the orchestrator itself is exiting: no server may outlive the bench. */
+export function killAllInstances(): void {
+  for (const child of running) {
+    if (child.pid !== undefined) killTree(processTree(child.pid));
+  }
+}
