@@ -13,6 +13,11 @@ export const errorCodes = [
   'lookup-unavailable-not-active',
   'lookup-unavailable-invalid-keys',
   'rapid-sos-unavailable',
+  // Accounts
+  'invalid-credentials',
+  'account-locked',
+  'invalid-code',
+  'captcha-failed',
   // Generic HTTP
   'validation-failed',
   'unauthorized',

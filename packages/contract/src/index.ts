@@ -3,3 +3,5 @@ export * from './location';
 export * from './realtime';
 export * from './jobs';
 export * from './router';
+export * from './auth';
+export * from './accounts';

@@ -1,5 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import {
+  demoRequestsContract,
+  devOutboxContract,
+  psapContract,
+  publicConfigContract,
+  uscgContract,
+  usersContract,
+} from './accounts';
+import { authContract } from './auth';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -24,6 +33,13 @@ export const healthContract = c.router({
 export const contract = c.router(
   {
     health: healthContract,
+    auth: authContract,
+    psap: psapContract,
+    users: usersContract,
+    uscg: uscgContract,
+    demoRequests: demoRequestsContract,
+    devOutbox: devOutboxContract,
+    publicConfig: publicConfigContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -1,0 +1,285 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { ErrorBody } from './errors';
+
+const c = initContract();
+
+/** SPEC.md §9: passwords have at least 8 characters. */
+export const passwordMinLength = 8;
+/** Upper bound so that hashing cannot be used to burn CPU. */
+export const passwordMaxLength = 256;
+
+/** Session lifetimes: "Stay signed in" (the default) keeps a token for 30 days, otherwise 12 hours. */
+export const sessionLifetimes = {
+  staySignedInSeconds: 30 * 24 * 60 * 60,
+  shortSeconds: 12 * 60 * 60,
+} as const;
+
+/** Five failed sign-ins for one address lock it for ten minutes. */
+export const signInLockout = { maxFailures: 5, lockSeconds: 10 * 60 } as const;
+
+export const Email = z.string().trim().toLowerCase().max(254).email('Enter a valid email');
+const Name = z.string().trim().min(1, 'Required').max(100);
+const Password = z
+  .string()
+  .min(passwordMinLength, `Password must have ${passwordMinLength} characters or more`)
+  .max(passwordMaxLength);
+/** A phone number as the user typed it; E.164 normalisation happens where it is dialled. */
+const PhoneNumber = z.string().trim().max(32);
+/** Confirmation and reset codes: 256 random bits, base64url. */
+export const OneTimeCode = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This link is invalid');
+
+export const SignInBody = z.object({
+  email: Email,
+  password: z.string().min(1, 'Required').max(passwordMaxLength),
+  staySignedIn: z.boolean().default(true),
+});
+export type SignInBody = z.infer<typeof SignInBody>;
+
+/** A bearer token and when it stops working. */
+export const AuthToken = z.object({
+  token: z.string(),
+  /** ISO 8601, UTC. */
+  expiresAt: z.string().datetime(),
+});
+export type AuthToken = z.infer<typeof AuthToken>;
+
+/** SPEC.md §3 "Sign-up payload". */
+export const RegisterBody = z.object({
+  firstName: Name,
+  lastName: Name,
+  email: Email,
+  password: Password,
+  captchaToken: z.string().max(4096).optional(),
+  agreedToTermsOfService: z.literal(true, {
+    errorMap: () => ({ message: 'You must accept the Terms of Use and Service' }),
+  }),
+});
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+/** SPEC.md §3 "Profile completion payload" (a listed agency). */
+export const CompleteRegistrationBody = z.object({
+  psapPrimaryKey: z.number().int().positive(),
+  phoneNumber: PhoneNumber.optional(),
+  companyName: z.string().trim().max(200).optional(),
+});
+export type CompleteRegistrationBody = z.infer<typeof CompleteRegistrationBody>;
+
+/** Sign-up with "My agency isn't listed": the agency's name is required instead. */
+export const JoinUnlistedBody = z.object({
+  companyName: z.string().trim().min(1, 'Required').max(200),
+  phoneNumber: PhoneNumber.optional(),
+});
+export type JoinUnlistedBody = z.infer<typeof JoinUnlistedBody>;
+
+/** The reduced coast-guard registration: the unit's name, nothing else. */
+export const CompleteUscgRegistrationBody = z.object({
+  unitName: z.string().trim().min(1, 'Required').max(200),
+});
+export type CompleteUscgRegistrationBody = z.infer<typeof CompleteUscgRegistrationBody>;
+
+/** A team admin creates several accounts at once; each gets an e-mail to set a password. */
+export const GroupRegisterBody = z.object({
+  teamId: z.string().uuid(),
+  users: z
+    .array(
+      z.object({
+        firstName: Name,
+        lastName: Name,
+        email: Email,
+        role: z.enum(['admin', 'member']).default('member'),
+      }),
+    )
+    .min(1)
+    .max(200),
+});
+export type GroupRegisterBody = z.infer<typeof GroupRegisterBody>;
+export const GroupRegisterResult = z.object({
+  /** Accounts created now. */
+  created: z.number().int(),
+  /** Addresses that already had an account: added to the team, no new account. */
+  added: z.number().int(),
+});
+
+export const EmailBody = z.object({ email: Email });
+export const ConfirmEmailBody = z.object({ verificationCode: OneTimeCode });
+export const UpdatePasswordBody = z.object({ resetCode: OneTimeCode, password: Password });
+
+/** The same answer whether or not an account exists. */
+export const Accepted = z.object({ message: z.string() });
+
+/** SPEC.md §3 "Demo request". */
+export const DemoRequestBody = z.object({
+  firstName: Name,
+  lastName: Name,
+  email: Email,
+  phoneNumber: PhoneNumber.min(1, 'Required'),
+  companyName: z.string().trim().min(1, 'Required').max(200),
+  comment: z.string().trim().max(2000).optional(),
+  captchaToken: z.string().max(4096).optional(),
+});
+export type DemoRequestBody = z.infer<typeof DemoRequestBody>;
+
+export const HeaderLink = z.object({ name: z.string(), link: z.string().url() });
+export const TeamCustomContent = z.object({
+  links: z.object({ header: z.array(HeaderLink), headerDropdown: z.array(HeaderLink) }),
+});
+export type TeamCustomContent = z.infer<typeof TeamCustomContent>;
+
+export const PermissionLevel = z.enum(['premiere', 'enterprise']);
+export type PermissionLevel = z.infer<typeof PermissionLevel>;
+
+/** SPEC.md §3 "Team", plus what the console needs to gate menus. */
+export const Team = z.object({
+  id: z.string().uuid(),
+  teamName: z.string(),
+  isActive: z.boolean(),
+  isPlatformOwner: z.boolean(),
+  isCoastGuard: z.boolean(),
+  permissionLevels: z.array(PermissionLevel),
+  /** The signed-in user's role on this team. */
+  role: z.enum(['admin', 'member']),
+  customContent: TeamCustomContent,
+});
+export type Team = z.infer<typeof Team>;
+
+/** SPEC.md §3 "Current user". */
+export const CurrentUser = z.object({
+  id: z.string().uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phoneNumber: z.string().nullable(),
+  psapId: z.number().int().nullable(),
+  /** The name of the user's first active team, else the agency name they gave. */
+  companyName: z.string().nullable(),
+  isAdmin: z.boolean(),
+  isTeamAdmin: z.boolean(),
+  hasSeenWalkthrough: z.boolean(),
+  emailConfirmed: z.boolean(),
+  /** Set while a coast-guard user waits for a coast-guard team admin. */
+  uscgApproval: z.enum(['pending', 'approved', 'rejected']).nullable(),
+  /** Whether registration is complete (agency chosen, unlisted agency named, or coast guard). */
+  registrationComplete: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+export const UserSummary = z.object({
+  id: z.string().uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  companyName: z.string().nullable(),
+  isAdmin: z.boolean(),
+  emailConfirmed: z.boolean(),
+  createdAt: z.string().datetime(),
+});
+export type UserSummary = z.infer<typeof UserSummary>;
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+
+export const authContract = c.router(
+  {
+    signIn: {
+      method: 'POST',
+      path: '/api/v1/auth/sign-in',
+      summary: 'Sign in; returns a bearer token and its expiry',
+      description:
+        'Any failure answers 401 `invalid-credentials`. Five failures for one address lock it for ten minutes (401 `account-locked`).',
+      body: SignInBody,
+      responses: { 200: AuthToken, ...errors },
+    },
+    signOut: {
+      method: 'POST',
+      path: '/api/v1/auth/sign-out',
+      summary: 'Revoke the bearer token',
+      body: c.noBody(),
+      responses: { 204: c.noBody(), ...errors },
+    },
+    register: {
+      method: 'POST',
+      path: '/api/v1/auth/register',
+      summary: 'Create an account; returns a bearer token',
+      description:
+        'The answer is the same whether or not the address already has an account: an account for an address that is already registered is never confirmed, and its owner is told by e-mail.',
+      body: RegisterBody,
+      responses: { 201: AuthToken, ...errors },
+    },
+    groupRegister: {
+      method: 'POST',
+      path: '/api/v1/auth/group-register',
+      summary: 'Team admins: create several accounts on a team at once',
+      body: GroupRegisterBody,
+      responses: { 200: GroupRegisterResult, ...errors },
+    },
+    completeRegistration: {
+      method: 'POST',
+      path: '/api/v1/auth/complete-registration',
+      summary: "Complete the signed-in user's profile with a listed agency",
+      body: CompleteRegistrationBody,
+      responses: { 200: CurrentUser, ...errors },
+    },
+    joinUnlisted: {
+      method: 'POST',
+      path: '/api/v1/auth/join-unlisted',
+      summary: "Complete the profile of a user whose agency isn't listed",
+      body: JoinUnlistedBody,
+      responses: { 200: CurrentUser, ...errors },
+    },
+    completeRegistrationUscg: {
+      method: 'POST',
+      path: '/api/v1/auth/complete-registration-uscg',
+      summary: 'The reduced coast-guard registration; waits for a coast-guard team admin',
+      body: CompleteUscgRegistrationBody,
+      responses: { 200: CurrentUser, ...errors },
+    },
+    resendEmailConfirmation: {
+      method: 'POST',
+      path: '/api/v1/auth/resend-email-confirmation',
+      summary: 'Send the e-mail confirmation link again (same answer for any address)',
+      body: EmailBody,
+      responses: { 202: Accepted, ...errors },
+    },
+    confirmEmail: {
+      method: 'POST',
+      path: '/api/v1/auth/confirm-email',
+      summary: 'Confirm an e-mail address with the code from the link',
+      body: ConfirmEmailBody,
+      responses: { 200: Accepted, ...errors },
+    },
+    forgotPassword: {
+      method: 'POST',
+      path: '/api/v1/auth/forgot-password',
+      summary: 'E-mail a password reset link (same answer for any address)',
+      body: EmailBody,
+      responses: { 202: Accepted, ...errors },
+    },
+    updatePassword: {
+      method: 'POST',
+      path: '/api/v1/auth/update-password',
+      summary: 'Set a new password with the code from the reset link; signs out every session',
+      body: UpdatePasswordBody,
+      responses: { 200: Accepted, ...errors },
+    },
+    currentUser: {
+      method: 'GET',
+      path: '/api/v1/auth/current-user',
+      summary: 'The signed-in user',
+      responses: { 200: CurrentUser, ...errors },
+    },
+    users: {
+      method: 'GET',
+      path: '/api/v1/auth/users/',
+      summary: 'Admins: the users they manage (platform admins: everyone)',
+      responses: { 200: z.array(UserSummary), ...errors },
+    },
+    demoRequest: {
+      method: 'POST',
+      path: '/api/v1/auth/demo-request',
+      summary: 'Book a demo',
+      body: DemoRequestBody,
+      responses: { 202: Accepted, ...errors },
+    },
+  },
+  { strictStatusCodes: true },
+);
