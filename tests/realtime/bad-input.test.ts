@@ -97,6 +97,8 @@ describe('fixes that are not valid', () => {
       const good = fixAt(base, 1);
       caller.send('fix', good);
       await dispatcher.event('new-location-available');
+      // The ack follows the hand-over to the batch writer: only then can a flush store it.
+      await caller.next((f) => f.event === 'ack' && f.data.capturedAt === good.capturedAt);
       expect(dispatcher.of('new-location-available').map((f) => f.data.latitude)).toEqual([
         good.latitude,
       ]);

@@ -97,7 +97,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
 
   app.addHook('preClose', async () => {
     app.server.off('upgrade', hub.handleUpgrade);
-    await hub.close();
+    await hub.close(2_000, config.SHUTDOWN_TIMEOUT_MS);
   });
   app.addHook('onClose', async () => {
     await writer.drain(Date.now() + config.SHUTDOWN_TIMEOUT_MS);

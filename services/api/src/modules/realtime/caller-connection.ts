@@ -36,6 +36,11 @@ export class CallerConnection {
     this.ws.close(code, reason);
   }
 
+  /** Drops the socket without waiting for the client to answer the close handshake. */
+  terminate(): void {
+    this.ws.terminate();
+  }
+
   /** Resolves once every frame received so far has been published. */
   settled(): Promise<void> {
     return this.queue;

@@ -46,6 +46,11 @@ export class DispatcherConnection {
     this.ws.close(code, reason);
   }
 
+  /** Drops the socket without waiting for the client to answer the close handshake. */
+  terminate(): void {
+    this.ws.terminate();
+  }
+
   settled(): Promise<void> {
     return Promise.resolve();
   }

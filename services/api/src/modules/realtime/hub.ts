@@ -25,6 +25,7 @@ export class RealtimeHub {
   });
   private readonly connections = new Set<DispatcherConnection | CallerConnection>();
   private closing = false;
+  private whenEmpty: (() => void) | undefined;
 
   constructor(private readonly context: RealtimeContext) {}
 
@@ -40,6 +41,7 @@ export class RealtimeHub {
       : Promise.resolve(undefined);
     lookup.then(
       (grant) => {
+        if (this.closing) return refuse(socket, 503, 'Service Unavailable');
         this.wss.handleUpgrade(request, socket, head, (ws) => {
           if (!grant || (kind === 'caller' && !grant.callerId)) {
             // Accept, then explain: a browser cannot read the status of a refused upgrade.
@@ -62,7 +64,10 @@ export class RealtimeHub {
           // Kept until what the socket sent is published (a caller's "disconnected" event
           // included), so that shutdown waits for it before closing Redis.
           ws.once('close', () => {
-            void connection.settled().then(() => this.connections.delete(connection));
+            void connection.settled().then(() => {
+              this.connections.delete(connection);
+              if (this.connections.size === 0) this.whenEmpty?.();
+            });
           });
         });
       },
@@ -79,14 +84,32 @@ export class RealtimeHub {
 
   /**
    * Closes every socket with "going away", so clients reconnect to another instance, and
-   * resolves once what callers had sent is published (their "disconnected" event included).
+   * resolves once each socket is closed and what its caller sent is published (the
+   * "disconnected" event included). A client that does not answer the close handshake within
+   * `handshakeMs` is cut off; past `deadlineMs` (Redis unreachable) it stops waiting.
    */
-  async close(): Promise<void> {
+  async close(handshakeMs = 2_000, deadlineMs = 10_000): Promise<void> {
     this.closing = true;
-    const open = [...this.connections];
-    for (const connection of open) connection.close(closeCodes.goingAway, 'server-restarting');
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await Promise.all(open.map((connection) => connection.settled()));
+    for (const connection of this.connections) {
+      connection.close(closeCodes.goingAway, 'server-restarting');
+    }
+    const cutOff = setTimeout(() => {
+      for (const connection of this.connections) connection.terminate();
+    }, handshakeMs);
+    let giveUp: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.whenEmpty = resolve;
+      if (this.connections.size === 0) resolve();
+      giveUp = setTimeout(() => {
+        this.context.log.error(
+          { sockets: this.connections.size },
+          'shutdown deadline passed before every caller event was published',
+        );
+        resolve();
+      }, deadlineMs);
+    });
+    clearTimeout(cutOff);
+    clearTimeout(giveUp);
   }
 }
 
