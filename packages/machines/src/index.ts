@@ -1,3 +1,27 @@
 export * from './dispatcher-socket/machine';
 export * from './dispatcher-socket/events';
 export * from './dispatcher-socket/selectors';
+export * from './tracking/events';
+export {
+  trackingMachine,
+  trackingSnapshotVersion,
+  normalisePhoneNumber,
+  type CallerState,
+  type LogEntry,
+  type RequestStatusText,
+  type TrackingContext,
+  type TrackingModal,
+} from './tracking/machine';
+export {
+  selectStatusText as selectTrackingStatusText,
+  selectIsTracking,
+  selectShowsEntryControls,
+  selectShowsSmsPrompt,
+  selectShowsWaitingModal,
+  selectShowsEndConfirmation,
+  selectIsBusy,
+  selectModal,
+  selectLog,
+  selectHeading,
+  selectLatestLocation,
+} from './tracking/selectors';

@@ -1,0 +1,263 @@
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
+import { describe, expect, it } from 'vitest';
+import type { RequestError, SmsLanguage, TrackedLocation, TrackingEvent } from './events';
+import { normalisePhoneNumber, trackingMachine } from './machine';
+import {
+  selectHeading,
+  selectLatestLocation,
+  selectShowsEndConfirmation,
+  selectShowsEntryControls,
+  selectShowsSmsPrompt,
+  selectShowsWaitingModal,
+  selectStatusText,
+} from './selectors';
+
+const at = (second: number): TrackedLocation => ({
+  latitude: 38.9 + second / 1e4,
+  longitude: -77.03,
+  uncertaintyRadiusInMeters: 12,
+  altitude: null,
+  address: null,
+  capturedFromSource: 'TEXT_MESSAGE',
+  dateTimeCaptured: new Date(Date.UTC(2026, 10, 23, 10, 0, second)).toISOString(),
+});
+
+/** Effects that answer as told and record what they were asked. */
+function start(answers: { lookup?: RequestError; sms?: RequestError; startStream?: RequestError }) {
+  const calls = {
+    startStream: [] as string[],
+    lookup: [] as string[],
+    sms: [] as SmsLanguage[],
+    ended: 0,
+    opened: [] as string[],
+    closed: 0,
+  };
+  const machine = trackingMachine.provide({
+    actors: {
+      startStream: fromPromise(async ({ input }) => {
+        calls.startStream.push(input.phoneNumber);
+        if (answers.startStream) throw answers.startStream;
+        return { connectionRequestUuid: 'request-1', token: 'socket-token' };
+      }),
+      lookup: fromPromise(async ({ input }) => {
+        calls.lookup.push(input.connectionRequestUuid);
+        if (answers.lookup) throw answers.lookup;
+        return { uuid: 'lookup-1' };
+      }),
+      requestSms: fromPromise(async ({ input }) => {
+        calls.sms.push(input.language);
+        if (answers.sms) throw answers.sms;
+        return { token: 'caller-link' };
+      }),
+      endTracking: fromPromise(async () => {
+        calls.ended += 1;
+      }),
+    },
+    actions: {
+      openSocket: (_, params: { token: string }) => void calls.opened.push(params.token),
+      closeSocket: () => void (calls.closed += 1),
+    },
+  });
+  const actor = createActor(machine).start();
+  const settle = () => waitFor(actor, (s) => !s.hasTag('busy') && !isInvoking(s.value));
+  return { actor, calls, settle, snapshot: () => actor.getSnapshot() };
+}
+
+function isInvoking(value: unknown): boolean {
+  const json = JSON.stringify(value);
+  return json.includes('starting') || json.includes('lookingUp');
+}
+
+const noTeam: RequestError = { code: 'lookup-unavailable-no-team', message: 'no team' };
+const messages = (snapshot: { context: { log: { message: string }[] } }) =>
+  snapshot.context.log.map((entry) => entry.message);
+
+describe('the tracking machine', () => {
+  it('prefixes +1 to a number without a leading +', () => {
+    expect(normalisePhoneNumber('2025550123')).toBe('+12025550123');
+    expect(normalisePhoneNumber(' +442071838750 ')).toBe('+442071838750');
+  });
+
+  it('locates through the provider without offering a text message', async () => {
+    const { actor, calls, settle, snapshot } = start({});
+    expect(selectShowsEntryControls(snapshot())).toBe(true);
+    actor.send({ type: 'LOCATE', phoneNumber: '2025550123' });
+    await settle();
+    expect(calls.startStream).toEqual(['+12025550123']);
+    expect(calls.opened).toEqual(['socket-token']);
+    expect(calls.lookup).toEqual(['request-1']);
+    expect(snapshot().context.locationType).toBe('RAPID_SOS');
+    expect(selectShowsSmsPrompt(snapshot())).toBe(false);
+    expect(selectShowsEntryControls(snapshot())).toBe(false);
+    expect(selectHeading(snapshot())).toBe('Locating +12025550123');
+    expect(messages(snapshot())[0]).toBe('Locating +12025550123');
+  });
+
+  it('offers a text message when the lookup fails, stores the error, and waits for the first fix', async () => {
+    const { actor, calls, settle, snapshot } = start({ lookup: noTeam });
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    expect(snapshot().context.requestError).toEqual(noTeam);
+    expect(selectShowsSmsPrompt(snapshot())).toBe(true);
+    expect(selectStatusText(snapshot(), 'Connected')).toBe(
+      'Unable to automatically retrieve location',
+    );
+
+    actor.send({ type: 'SEND_SMS', language: 'es' });
+    await settle();
+    expect(calls.sms).toEqual(['es']);
+    expect(snapshot().context.locationType).toBe('TEXT_MESSAGE');
+    expect(selectShowsWaitingModal(snapshot())).toBe(true);
+    expect(selectStatusText(snapshot(), 'Connected')).toBe('Connected');
+
+    actor.send({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(1) });
+    expect(selectShowsWaitingModal(snapshot())).toBe(false);
+    expect(selectLatestLocation(snapshot())?.location).toEqual(at(1));
+  });
+
+  it('says "Unable to send SMS request for location" when the text message fails', async () => {
+    const { actor, settle, snapshot } = start({
+      lookup: noTeam,
+      sms: { code: 'internal-error', message: 'boom' },
+    });
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    actor.send({ type: 'SEND_SMS', language: 'en' });
+    await settle();
+    expect(selectStatusText(snapshot(), 'Connected')).toBe(
+      'Unable to send SMS request for location',
+    );
+    expect(selectShowsSmsPrompt(snapshot())).toBe(true);
+  });
+
+  it('shows the e-mail verification modal for verify-email and the cleared-domain modal for unauthorized-domain', async () => {
+    const first = start({ startStream: { code: 'verify-email', message: 'verify' } });
+    first.actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await first.settle();
+    expect(first.snapshot().context.modal).toBe('email-verification');
+    expect(selectShowsEntryControls(first.snapshot())).toBe(true);
+    first.actor.send({ type: 'DISMISS_MODAL' });
+    expect(first.snapshot().context.modal).toBeNull();
+
+    const second = start({
+      lookup: noTeam,
+      sms: { code: 'unauthorized-domain', message: 'domain' },
+    });
+    second.actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await second.settle();
+    second.actor.send({ type: 'SEND_SMS', language: 'fr' });
+    await second.settle();
+    expect(second.snapshot().context.modal).toBe('cleared-domain');
+  });
+
+  it('applies the live events of SPEC.md §4', async () => {
+    const { actor, settle, snapshot } = start({});
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    const live = (event: TrackingEvent) => actor.send(event);
+    const c1 = () => snapshot().context.callers.c1!;
+
+    live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(2) });
+    expect(c1()).toMatchObject({ connected: true, sharing: true, focused: true });
+    // Deduplicated by capture time: the same or an older capture is dropped.
+    live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(2) });
+    live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(1) });
+    live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(3) });
+    expect(c1().locations.map((l) => l.dateTimeCaptured)).toEqual([
+      at(2).dateTimeCaptured,
+      at(3).dateTimeCaptured,
+    ]);
+
+    live({ type: 'LIVE.TAB_FOCUS', callerId: 'c1', focused: false });
+    expect(c1().focused).toBe(false);
+    live({ type: 'LIVE.SHARING', callerId: 'c1', sharing: false });
+    expect(c1().sharing).toBe(false);
+    live({ type: 'LIVE.SHARING_ERROR', callerId: 'c1', message: 'denied' });
+    live({ type: 'LIVE.CALLER_CONNECTED', callerId: 'c1', connected: true });
+    live({ type: 'LIVE.SHARING', callerId: 'c1', sharing: true });
+    live({ type: 'LIVE.TAB_FOCUS', callerId: 'c1', focused: true });
+    live({ type: 'LIVE.CALLER_CONNECTED', callerId: 'c1', connected: false });
+    expect(c1()).toMatchObject({ connected: false, sharing: false, focused: false });
+    expect(messages(snapshot())).toEqual([
+      'Locating +12025550123',
+      'Automatic location lookup succeeded',
+      'Caller Stopped Sharing',
+      'Caller unable to share location',
+      'Caller connected',
+      'Caller disconnected',
+    ]);
+  });
+
+  it('asks "Are you sure?" before ending; Cancel keeps tracking, End Tracking clears everything', async () => {
+    const { actor, calls, settle, snapshot } = start({});
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    actor.send({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(1) });
+    actor.send({ type: 'END_TRACKING' });
+    expect(selectShowsEndConfirmation(snapshot())).toBe(true);
+    actor.send({ type: 'CANCEL_END' });
+    expect(selectShowsEndConfirmation(snapshot())).toBe(false);
+    expect(selectLatestLocation(snapshot())).not.toBeNull();
+
+    actor.send({ type: 'END_TRACKING' });
+    actor.send({ type: 'CONFIRM_END' });
+    await waitFor(actor, (s) => s.hasTag('entry-controls'));
+    expect(calls.ended).toBe(1);
+    expect(calls.closed).toBe(1);
+    expect(snapshot().context.log).toEqual([]);
+    expect(snapshot().context.callers).toEqual({});
+  });
+
+  it('reaches every screen of the flow by real event sequences (model-based)', () => {
+    const done = (id: string, output: unknown) =>
+      ({ type: `xstate.done.actor.${id}`, output }) as unknown as TrackingEvent;
+    const failed = (id: string, error: RequestError) =>
+      ({ type: `xstate.error.actor.${id}`, error }) as unknown as TrackingEvent;
+    const paths = getShortestPaths(trackingMachine, {
+      events: [
+        { type: 'LOCATE', phoneNumber: '2025550123' },
+        { type: 'SEND_SMS', language: 'en' },
+        { type: 'DECLINE_SMS' },
+        { type: 'END_TRACKING' },
+        { type: 'CANCEL_END' },
+        { type: 'CONFIRM_END' },
+        { type: 'LIVE.LOCATION', callerId: 'c1', location: at(1) },
+        done('startStream', { connectionRequestUuid: 'r', token: 't' }),
+        failed('startStream', { code: 'verify-email', message: '' }),
+        done('lookup', { uuid: 'u' }),
+        failed('lookup', noTeam),
+        done('requestSms', { token: 'l' }),
+        failed('requestSms', { code: 'internal-error', message: '' }),
+        done('endTracking', undefined),
+      ],
+      serializeState: (state) =>
+        JSON.stringify([state.value, state.context.statusText, state.context.modal]),
+    });
+    const screens = new Set(
+      paths.flatMap((path) =>
+        [
+          selectShowsEntryControls(path.state) && 'entry',
+          selectShowsSmsPrompt(path.state) && 'sms-prompt',
+          selectShowsWaitingModal(path.state) && 'waiting',
+          selectShowsEndConfirmation(path.state) && 'end-confirmation',
+          path.state.hasTag('located') && 'located',
+          path.state.context.modal,
+          path.state.context.statusText,
+        ].filter(Boolean),
+      ),
+    );
+    expect([...screens].sort()).toEqual(
+      [
+        'Unable to automatically retrieve location',
+        'Unable to send SMS request for location',
+        'email-verification',
+        'end-confirmation',
+        'entry',
+        'located',
+        'sms-prompt',
+        'waiting',
+      ].sort(),
+    );
+  });
+});
