@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import twilio from 'twilio';
+
+export interface FakeMessage {
+  sid: string;
+  to: string;
+  from: string | null;
+  messagingServiceSid: string | null;
+  body: string;
+  statusCallback: string | null;
+}
+
+/**
+ * Twilio's Messages API on a real port: POST /2010-04-01/Accounts/{sid}/Messages.json with
+ * HTTP basic auth and a form body, answering like Twilio (201 with the message resource, or
+ * an error object with Twilio's numeric code). It can also play Twilio calling us back: signed
+ * status callbacks and inbound messages.
+ */
+export class FakeTwilio {
+  readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
+  readonly authToken = randomBytes(16).toString('hex');
+  readonly messages: FakeMessage[] = [];
+  /** Numbers that replied STOP: sending to them fails with error 21610. */
+  readonly optedOut = new Set<string>();
+  /** Numbers that are landlines: error 21614. */
+  readonly landlines = new Set<string>();
+  /** Answer the next this-many sends with 503. */
+  failNext = 0;
+  private readonly server = createServer((request, response) => {
+    void this.handle(request, response);
+  });
+
+  static async start(): Promise<FakeTwilio> {
+    const fake = new FakeTwilio();
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get url(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** POSTs a form to `url` signed as Twilio signs webhooks (X-Twilio-Signature). */
+  async callback(url: string, params: Record<string, string>, authToken = this.authToken) {
+    const signature = twilio.getExpectedTwilioSignature(authToken, url, params);
+    return fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature,
+      },
+      body: new URLSearchParams(params),
+    });
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const error = (status: number, code: number, message: string) =>
+      send(status, {
+        code,
+        message,
+        more_info: `https://www.twilio.com/docs/errors/${code}`,
+        status,
+      });
+    const path = new URL(request.url ?? '/', 'http://fake').pathname;
+    if (
+      request.method !== 'POST' ||
+      path !== `/2010-04-01/Accounts/${this.accountSid}/Messages.json`
+    ) {
+      return error(404, 20404, 'The requested resource was not found');
+    }
+    const expected = `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString('base64')}`;
+    if (request.headers.authorization !== expected) {
+      return error(401, 20003, 'Authenticate');
+    }
+    const form = new URLSearchParams(await readBody(request));
+    const to = form.get('To') ?? '';
+    const body = form.get('Body') ?? '';
+    if (!/^\+[1-9]\d{6,14}$/.test(to))
+      return error(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+    if (!form.get('From') && !form.get('MessagingServiceSid')) {
+      return error(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required");
+    }
+    if (this.optedOut.has(to)) {
+      return error(400, 21610, 'Attempt to send to unsubscribed recipient');
+    }
+    if (this.landlines.has(to)) {
+      return error(400, 21614, `'To' number ${to} is not a valid mobile number`);
+    }
+    if (this.failNext > 0) {
+      this.failNext -= 1;
+      return error(503, 20503, 'Service unavailable');
+    }
+    const message: FakeMessage = {
+      sid: `SM${randomBytes(16).toString('hex')}`,
+      to,
+      from: form.get('From'),
+      messagingServiceSid: form.get('MessagingServiceSid'),
+      body,
+      statusCallback: form.get('StatusCallback'),
+    };
+    this.messages.push(message);
+    send(201, {
+      sid: message.sid,
+      account_sid: this.accountSid,
+      to,
+      from: message.from,
+      messaging_service_sid: message.messagingServiceSid,
+      body,
+      status: 'queued',
+      num_segments: '1',
+      direction: 'outbound-api',
+      api_version: '2010-04-01',
+      date_created: new Date().toUTCString(),
+      uri: `/2010-04-01/Accounts/${this.accountSid}/Messages/${message.sid}.json`,
+    });
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}
