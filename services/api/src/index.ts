@@ -2,3 +2,4 @@ export { buildApp } from './app';
 export { ApiConfig, parseConfig } from './config';
 export { openSession, type OpenedSession, type OpenSessionInput } from './modules/sessions/service';
 export { openApiDocument } from './http/docs';
+export { BatchWriter } from './modules/realtime/batch-writer';

@@ -19,6 +19,9 @@ export class BatchWriter {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private failures = 0;
+  /** Rows ever queued and ever written, per table: what `flush` waits on. */
+  private readonly queued = { fixes: 0, events: 0 };
+  private readonly written = { fixes: 0, events: 0 };
 
   constructor(
     private readonly db: Database,
@@ -32,11 +35,13 @@ export class BatchWriter {
 
   addFix(row: FixRow): void {
     this.fixes.push(row);
+    this.queued.fixes += 1;
     this.schedule();
   }
 
   addEvent(row: EventRow): void {
     this.events.push(row);
+    this.queued.events += 1;
     this.schedule();
   }
 
@@ -44,11 +49,11 @@ export class BatchWriter {
     if (this.flushing) return;
     if (this.pending >= this.options.maxRows) {
       this.clearTimer();
-      void this.flush();
+      void this.flushOnce();
     } else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        void this.flush();
+        void this.flushOnce();
       }, this.options.maxDelayMs);
     }
   }
@@ -58,8 +63,20 @@ export class BatchWriter {
     this.timer = undefined;
   }
 
-  /** Writes everything pending now; resolves when written or when the attempt failed. */
-  flush(): Promise<void> {
+  /**
+   * Resolves once every row queued before the call is written, or when a write fails. (A write
+   * already in progress may not hold the newest rows, so this can take several writes.)
+   */
+  async flush(): Promise<void> {
+    const target = { ...this.queued };
+    while (this.written.fixes < target.fixes || this.written.events < target.events) {
+      await this.flushOnce();
+      if (this.failures > 0) return;
+    }
+  }
+
+  /** One write of up to `maxRows` per table, or the write already in progress. */
+  private flushOnce(): Promise<void> {
     if (this.flushing) return this.flushing;
     if (this.pending === 0) return Promise.resolve();
     this.flushing = this.writeOnce().finally(() => {
@@ -75,7 +92,7 @@ export class BatchWriter {
     this.clearTimer();
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
+      void this.flushOnce();
     }, delay);
   }
 
@@ -94,6 +111,8 @@ export class BatchWriter {
         await touchSessions(trx, [...sessions], new Date());
       });
       this.failures = 0;
+      this.written.fixes += fixes.length;
+      this.written.events += events.length;
       this.options.onFlush?.(
         fixes.length + events.length,
         Number(process.hrtime.bigint() - started) / 1e9,
@@ -113,7 +132,7 @@ export class BatchWriter {
   async drain(deadline: number): Promise<void> {
     this.clearTimer();
     while (this.pending > 0 && Date.now() < deadline) {
-      await this.flush();
+      await this.flushOnce();
       if (this.failures > 0) await new Promise((wait) => setTimeout(wait, 200));
     }
     this.clearTimer();
