@@ -26,19 +26,20 @@ afterAll(async () => {
 });
 
 describe('the web app on the API origin', () => {
-  it('shows that the platform is up', async () => {
+  it('serves the public site at /', async () => {
     const page = await browser.newPage();
-    await page.goto(api.url);
-    await expect(page.getByRole('heading', { name: 'Locus' }).isVisible()).resolves.toBe(true);
-    await page.getByRole('status').filter({ hasText: 'All systems operational' }).waitFor();
+    const response = await page.goto(api.url);
+    expect(response?.status()).toBe(200);
+    await page.getByRole('heading', { level: 1, name: /Find the caller/ }).waitFor();
     await page.close();
   });
 
   it('serves the app for client-side routes on reload', async () => {
     const page = await browser.newPage();
-    const response = await page.goto(`${api.url}/dashboard`);
+    const response = await page.goto(`${api.url}/about`);
     expect(response?.status()).toBe(200);
-    await page.getByRole('heading', { name: 'Locus' }).waitFor();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/about');
     await page.close();
   });
 
@@ -47,7 +48,7 @@ describe('the web app on the API origin', () => {
     await page.goto(api.url);
     await page.getByRole('link', { name: /API documentation/ }).click();
     await page.waitForURL(/\/api\/docs/);
-    await page.getByText('/api/v1/health').first().waitFor();
+    await page.getByText('/api/v1/auth/sign-in').first().waitFor();
     await page.close();
   });
 });

@@ -95,30 +95,6 @@ describe('docs and metrics', () => {
   });
 });
 
-describe('the queue board', () => {
-  it('is not mounted unless enabled', async () => {
-    expect((await fetch(`${api.url}/admin/queues`)).status).toBe(404);
-  });
-
-  it('lists the queues when enabled', async () => {
-    const withBoard = await startApi({
-      databaseUrl: database.url,
-      redisPrefix: testRedisPrefix(),
-      env: { QUEUE_BOARD_ENABLED: 'true' },
-    });
-    try {
-      const page = await fetch(`${withBoard.url}/admin/queues`);
-      expect(page.status).toBe(200);
-      const queues = (await (await fetch(`${withBoard.url}/admin/queues/api/queues`)).json()) as {
-        queues: { name: string }[];
-      };
-      expect(queues.queues.map((queue) => queue.name)).toContain('maintenance');
-    } finally {
-      await withBoard.close();
-    }
-  });
-});
-
 describe('the realtime protocol in the docs', () => {
   it('describes the payload of every socket event', async () => {
     const document = (await (await fetch(`${api.url}/api/docs/json`)).json()) as {

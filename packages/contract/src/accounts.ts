@@ -60,7 +60,8 @@ export const usersContract = c.router(
       summary: 'Change a user (yourself: profile and hasSeenWalkthrough; platform admins: more)',
       pathParams: z.object({ id: z.string().uuid() }),
       body: AdminUserPatch,
-      responses: { 200: CurrentUser, ...errors },
+      /** 409 `conflict`: confirming an address that another account has already confirmed. */
+      responses: { 200: CurrentUser, ...errors, 409: ErrorBody },
     },
     teams: {
       method: 'GET',

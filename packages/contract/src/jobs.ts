@@ -30,6 +30,27 @@ export const jobs = {
     payload: z.object({ olderThanDays: z.number().int().positive() }).strict(),
     options: { attempts: 5, backoff: { type: 'exponential', delay: 60_000 }, ...keepHistory },
   },
+  /** Sends one row of `emails` through the configured provider; `jobId` is the row's id. */
+  emailSend: {
+    name: 'email.send',
+    queue: 'email',
+    payload: z.object({ emailId: z.string().uuid() }).strict(),
+    options: { attempts: 5, backoff: { type: 'exponential', delay: 10_000 }, ...keepHistory },
+  },
+  /** Re-enqueues e-mails still queued past their deadline (a lost enqueue, retries used up). */
+  emailSweep: {
+    name: 'email.sweep',
+    queue: 'email',
+    payload: z.object({}).strict(),
+    options: { attempts: 1, backoff: { type: 'fixed', delay: 0 }, ...keepHistory },
+  },
+  /** Deletes never-confirmable duplicate accounts and long-dead sessions and codes. */
+  accountsPurge: {
+    name: 'accounts.purge',
+    queue: 'maintenance',
+    payload: z.object({}).strict(),
+    options: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 }, ...keepHistory },
+  },
 } as const satisfies Record<string, JobDefinition<z.ZodTypeAny>>;
 
 export type JobKey = keyof typeof jobs;

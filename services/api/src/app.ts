@@ -1,20 +1,33 @@
 import { randomBytes } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import { createDb } from '@locus/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { readFileSync } from 'node:fs';
 import type { ApiConfig } from './config';
+import { contentSecurityDirectives } from './http/csp';
 import { registerDocs } from './http/docs';
-import { installErrorHandling } from './http/errors';
+import { installErrorHandler, installNotFoundHandler } from './http/errors';
 import { registerQueueBoard } from './http/queue-board';
 import { registerWebApp } from './http/web-app';
+import { queueBoardAccess } from './modules/auth/cookie';
+import { installBearerAuth } from './modules/auth/guard';
+import { authRoutes } from './modules/auth/routes';
+import { demoRequestRoutes } from './modules/demo-requests/routes';
+import { devOutboxRoutes } from './modules/dev-outbox/routes';
 import { healthRoutes } from './modules/health/routes';
+import { psapRoutes } from './modules/psap/routes';
+import { publicConfigRoutes } from './modules/public-config/routes';
+import { userRoutes } from './modules/users/routes';
+import { uscgRoutes } from './modules/uscg/routes';
 import { BatchWriter } from './modules/realtime/batch-writer';
 import { Fanout } from './modules/realtime/fanout';
 import { readSeq } from './modules/realtime/frames';
 import { RealtimeHub } from './modules/realtime/hub';
 import { SessionKeys, Sequencer } from './modules/realtime/sequencer';
+import { captchaFromConfig } from './platform/captcha/captcha';
+import type { AppDeps } from './platform/deps';
 import { loggerOptions } from './platform/logger';
 import { createMetrics, type Metrics } from './platform/metrics';
 import { createQueues, type Queues } from './platform/queues';
@@ -24,15 +37,17 @@ const { version } = JSON.parse(
 ) as { version: string };
 
 /**
- * Builds one API instance: REST contract, docs, metrics, queue board, the realtime sockets and
- * the web app. `app.close()` shuts it down gracefully: sockets are told to go elsewhere, what
+ * Builds one API instance: REST contract, docs, metrics, the queue board (platform admins
+ * only), the realtime sockets and the web app. `app.close()` shuts it down gracefully: sockets are told to go elsewhere, what
  * callers sent is published and persisted, then connections to Postgres and Redis close.
  */
 export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // A number is a hop count: trust that many proxies in front of us.
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number' ? hopsTrusted(config.TRUST_PROXY) : config.TRUST_PROXY,
     return503OnClosing: true,
   });
   const { db } = createDb({
@@ -78,22 +93,39 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   });
   app.server.on('upgrade', hub.handleUpgrade);
 
+  // Before any route or scope, so that all of them inherit these.
+  installErrorHandler(app);
+  installBearerAuth(app, db);
+  await app.register(cookie);
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        // Map tiles come from a configurable tile server; fixes travel over our own socket.
-        'img-src': ["'self'", 'data:', 'https:'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
-      },
-    },
+    contentSecurityPolicy: { directives: contentSecurityDirectives(config) },
   });
   await registerDocs(app, version);
   healthRoutes(app, { db, redis, version });
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
-  if (config.QUEUE_BOARD_ENABLED) await registerQueueBoard(app, queues.all);
-  installErrorHandling(app, await registerWebApp(app, config.WEB_DIST_DIR));
+
+  const deps: AppDeps = {
+    db,
+    redis,
+    queues,
+    config,
+    captcha: captchaFromConfig(config, (error) =>
+      app.log.error({ err: error }, 'captcha verification failed'),
+    ),
+    log: app.log,
+  };
+  await authRoutes(app, deps);
+  psapRoutes(app, deps);
+  userRoutes(app, deps);
+  uscgRoutes(app, deps);
+  demoRequestRoutes(app, deps);
+  devOutboxRoutes(app, deps);
+  publicConfigRoutes(app, config);
+
+  await registerQueueBoard(app, queues.all, queueBoardAccess(db));
+  installNotFoundHandler(app, await registerWebApp(app, config.WEB_DIST_DIR));
 
   app.addHook('preClose', async () => {
     app.server.off('upgrade', hub.handleUpgrade);
@@ -107,6 +139,10 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   });
   app.decorate('locus', { instanceId, hub, writer, metrics, redis, keys, queues });
   return app;
+}
+
+function hopsTrusted(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }
 
 /** This instance's internals, for the process entry point and for tests that inspect them. */

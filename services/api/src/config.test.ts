@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from './config';
+import { parseConfig, publicUrl } from './config';
 
 const minimal = {
   DATABASE_URL: 'postgres://u:p@localhost:5432/locus',
@@ -12,19 +12,56 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({
       PORT: 3000,
       REDIS_KEY_PREFIX: 'locus:',
-      QUEUE_BOARD_ENABLED: false,
+      TRUST_PROXY: false,
       FIX_BATCH_MAX_ROWS: 500,
       FIX_BATCH_MAX_DELAY_MS: 100,
+      EMAIL_CONFIRMATION_TTL_SECONDS: 7 * 24 * 3600,
+      PASSWORD_RESET_TTL_SECONDS: 3600,
+      CAPTCHA_PROVIDER: 'off',
+      COAST_GUARD_EMAIL_DOMAIN: 'uscg.mil',
+      EMAIL_PROVIDER: 'outbox',
+      DEMO_REQUEST_NOTIFY_EMAIL: 'sales@locus.test',
     });
+    expect(config.SOCIAL_LINKS.length).toBeGreaterThan(0);
+    expect(publicUrl(config)).toBe('http://localhost:3000');
   });
 
   it('names every bad or missing setting', () => {
-    expect(() => parseConfig({ PORT: 'eighty', QUEUE_BOARD_ENABLED: 'maybe' })).toThrow(
+    expect(() => parseConfig({ PORT: 'eighty' })).toThrow(
       /DATABASE_URL[\s\S]*REDIS_URL|REDIS_URL[\s\S]*DATABASE_URL/,
     );
     expect(() => parseConfig({ ...minimal, PORT: 'eighty' })).toThrow(/PORT/);
-    expect(() => parseConfig({ ...minimal, QUEUE_BOARD_ENABLED: 'maybe' })).toThrow(
-      /QUEUE_BOARD_ENABLED/,
+    expect(() => parseConfig({ ...minimal, SOCIAL_LINKS: '[{"name":"X"}' })).toThrow(
+      /SOCIAL_LINKS/,
+    );
+    expect(() => parseConfig({ ...minimal, COAST_GUARD_EMAIL_PATTERN: '(' })).toThrow(
+      /COAST_GUARD_EMAIL_PATTERN/,
+    );
+  });
+
+  it('needs both captcha keys once a captcha is on', () => {
+    expect(() => parseConfig({ ...minimal, CAPTCHA_PROVIDER: 'turnstile' })).toThrow(
+      /CAPTCHA_SITE_KEY[\s\S]*CAPTCHA_SECRET_KEY/,
+    );
+    const config = parseConfig({
+      ...minimal,
+      CAPTCHA_PROVIDER: 'hcaptcha',
+      CAPTCHA_SITE_KEY: 'site',
+      CAPTCHA_SECRET_KEY: 'secret',
+    });
+    expect(config.CAPTCHA_PROVIDER).toBe('hcaptcha');
+  });
+
+  it('reads TRUST_PROXY as a flag, a hop count or addresses', () => {
+    expect(parseConfig({ ...minimal, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(parseConfig({ ...minimal, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseConfig({ ...minimal, TRUST_PROXY: '10.0.0.0/8' }).TRUST_PROXY).toBe('10.0.0.0/8');
+  });
+
+  it('hides the demo video when DEMO_VIDEO_URL is empty, and drops a trailing slash of PUBLIC_URL', () => {
+    expect(parseConfig({ ...minimal, DEMO_VIDEO_URL: '' }).DEMO_VIDEO_URL).toBeUndefined();
+    expect(publicUrl(parseConfig({ ...minimal, PUBLIC_URL: 'https://locus.example.org/' }))).toBe(
+      'https://locus.example.org',
     );
   });
 });

@@ -1,10 +1,43 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalUrl = z
+  .string()
+  .url()
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+/** A list of `{ name, url }` links as JSON text. */
+const SocialLinks = z
+  .string()
+  .transform((text, context) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(z.object({ name: z.string().min(1), url: z.string().url() })));
+
+const defaultSocialLinks = JSON.stringify([
+  { name: 'LinkedIn', url: 'https://www.linkedin.com/company/example' },
+  { name: 'X', url: 'https://x.com/example' },
+  { name: 'YouTube', url: 'https://www.youtube.com/@example' },
+]);
+
+/** Fastify's `trustProxy`: `false`, `true`, a number of hops, or addresses / CIDR ranges. */
+const TrustProxy = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((value): boolean | number | string => {
+    if (value === 'true') return true;
+    if (value === 'false') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value;
+  });
 
 /** Every setting of the API process. Each one is in `.env.example` with its default. */
 export const ApiConfig = z.object({
@@ -18,8 +51,8 @@ export const ApiConfig = z.object({
   /** Namespaces every Redis key, channel and queue, so several deployments can share a Redis. */
   REDIS_KEY_PREFIX: z.string().default('locus:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** The queue board at /admin/queues. Off until sign-in can restrict it to platform admins. */
-  QUEUE_BOARD_ENABLED: bool.default('false'),
+  /** Which proxies may set X-Forwarded-For; rate limits are per client address. */
+  TRUST_PROXY: TrustProxy.default('false'),
   /** The built web app served on the same origin; the API alone runs without it. */
   WEB_DIST_DIR: z.string().default(fileURLToPath(new URL('../../../web/dist', import.meta.url))),
   FIX_BATCH_MAX_ROWS: int(500),
@@ -36,16 +69,88 @@ export const ApiConfig = z.object({
   DISPATCHER_TOKEN_TTL_SECONDS: int(12 * 3600),
   CALLER_TOKEN_TTL_SECONDS: int(24 * 3600),
   SHUTDOWN_TIMEOUT_MS: int(10_000),
+
+  // --- Accounts
+  /** Lifetime of an e-mail confirmation link (and of a group invitation's set-password link). */
+  EMAIL_CONFIRMATION_TTL_SECONDS: int(7 * 24 * 3600),
+  /** Lifetime of a password reset link. */
+  PASSWORD_RESET_TTL_SECONDS: int(3600),
+  /** Requests per client address and auth endpoint in each window. */
+  AUTH_RATE_LIMIT_MAX: int(30),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: int(60),
+  CAPTCHA_PROVIDER: z.enum(['off', 'turnstile', 'hcaptcha']).default('off'),
+  CAPTCHA_SITE_KEY: z.string().optional(),
+  CAPTCHA_SECRET_KEY: z.string().optional(),
+  /** Defaults to the provider's siteverify endpoint. */
+  CAPTCHA_VERIFY_URL: optionalUrl,
+  COAST_GUARD_EMAIL_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain like uscg.mil')
+    .default('uscg.mil'),
+  /** An extra regular expression (case-insensitive) for coast-guard aliases. */
+  COAST_GUARD_EMAIL_PATTERN: z
+    .string()
+    .optional()
+    .refine(
+      (pattern) => pattern === undefined || isRegExp(pattern),
+      'must be a regular expression',
+    ),
+
+  // --- E-mail (the worker sends; the API writes the rows and the dev outbox reads them)
+  EMAIL_PROVIDER: z.enum(['outbox', 'smtp']).default('outbox'),
+  DEMO_REQUEST_NOTIFY_EMAIL: z.string().email().default('sales@locus.test'),
+
+  // --- The public site
+  /** Set it to an empty value to hide the video. */
+  DEMO_VIDEO_URL: z
+    .string()
+    .default('https://interactive-examples.mdn.mozilla.net/media/cc0-videos/flower.mp4')
+    .transform((url) => url || undefined)
+    .pipe(z.string().url().optional()),
+  CHAT_ASSISTANT_SCRIPT_URL: optionalUrl,
+  SUPPORT_WIDGET_SCRIPT_URL: optionalUrl,
+  FAQ_URL: z.string().url().default('https://locus.example.com/faq'),
+  HELP_CENTRE_URL: z.string().url().default('https://locus.example.com/help'),
+  SUPPORT_URL: z.string().url().default('https://locus.example.com/support'),
+  CAREERS_URL: z.string().url().default('https://locus.example.com/careers'),
+  SOCIAL_LINKS: SocialLinks.default(defaultSocialLinks),
+  TRAINING_VIDEOS_URL: optionalUrl,
 });
 export type ApiConfig = z.infer<typeof ApiConfig>;
 
+function isRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Settings that only make sense together (kept out of the schema so its shape stays listable). */
+function crossChecks(config: ApiConfig): string[] {
+  const problems: string[] = [];
+  if (config.CAPTCHA_PROVIDER !== 'off') {
+    if (!config.CAPTCHA_SITE_KEY) problems.push('  CAPTCHA_SITE_KEY: required with a captcha');
+    if (!config.CAPTCHA_SECRET_KEY) problems.push('  CAPTCHA_SECRET_KEY: required with a captcha');
+  }
+  return problems;
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const result = ApiConfig.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
-    );
+  const problems = result.success
+    ? crossChecks(result.data)
+    : result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  if (!result.success || problems.length > 0) {
     throw new Error(`Invalid API configuration:\n${problems.join('\n')}\nSee .env.example.`);
   }
   return result.data;
+}
+
+/** The address users reach Locus at, for links in e-mails; no trailing slash. */
+export function publicUrl(config: ApiConfig): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 }

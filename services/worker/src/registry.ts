@@ -1,10 +1,16 @@
 import { jobs, type JobKey } from '@locus/contract';
+import { emailSend } from './jobs/email/send';
+import { emailSweep } from './jobs/email/sweep';
+import { accountsPurge } from './jobs/maintenance/accounts-purge';
 import { retentionPurge } from './jobs/maintenance/retention-purge';
 import type { Processor } from './processor';
 
 /** Every job of the contract and its processor. The worker will not start if one is missing. */
 export const processors: { [K in JobKey]: Processor<K> } = {
   retentionPurge,
+  emailSend,
+  emailSweep,
+  accountsPurge,
 };
 
 export function missingProcessors(): string[] {

@@ -1,9 +1,12 @@
 import { bullPrefix, jobs, queueNames, type JobKey } from '@locus/contract';
 import type { Database } from '@locus/db';
-import { Queue, Worker, type Job } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config';
+import type { JobContext } from './processor';
+import { emailProviderFromConfig } from './providers/email';
+import { createWorkerQueues } from './queues';
 import { missingProcessors, processors } from './registry';
 
 const keyByName = new Map<string, JobKey>(
@@ -21,6 +24,8 @@ export async function startWorkers(
   const missing = missingProcessors();
   if (missing.length > 0) throw new Error(`no processor for job(s): ${missing.join(', ')}`);
   const prefix = bullPrefix(config.REDIS_KEY_PREFIX);
+  const email = emailProviderFromConfig(config);
+  const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX);
 
   const process = async (job: Job) => {
     const key = keyByName.get(job.name);
@@ -29,9 +34,9 @@ export async function startWorkers(
     const log = deps.log.child({ job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
     const processor = processors[key] as (
       payload: unknown,
-      context: { db: Database; log: Logger },
+      context: JobContext,
     ) => Promise<unknown>;
-    return processor(payload, { db: deps.db, log });
+    return processor(payload, { db: deps.db, log, config, email, queues });
   };
 
   const workers = queueNames.map(
@@ -48,9 +53,8 @@ export async function startWorkers(
     );
   }
 
-  // Repeatable jobs are declared here, idempotently: every worker upserts the same schedule.
-  const maintenance = new Queue(jobs.retentionPurge.queue, { connection: deps.connection, prefix });
-  await maintenance.upsertJobScheduler(
+  // Repeatable jobs are declared here, idempotently: every worker upserts the same schedules.
+  await queues.queueOf('retentionPurge').upsertJobScheduler(
     'retention-purge-daily',
     { pattern: config.RETENTION_PURGE_CRON, tz: 'UTC' },
     {
@@ -59,12 +63,27 @@ export async function startWorkers(
       opts: jobs.retentionPurge.options,
     },
   );
+  await queues
+    .queueOf('accountsPurge')
+    .upsertJobScheduler(
+      'accounts-purge',
+      { pattern: config.ACCOUNTS_PURGE_CRON, tz: 'UTC' },
+      { name: jobs.accountsPurge.name, data: {}, opts: jobs.accountsPurge.options },
+    );
+  await queues
+    .queueOf('emailSweep')
+    .upsertJobScheduler(
+      'email-sweep',
+      { every: 60_000 },
+      { name: jobs.emailSweep.name, data: {}, opts: jobs.emailSweep.options },
+    );
 
   return {
     /** Lets running jobs finish, then disconnects. */
     close: async () => {
       await Promise.all(workers.map((worker) => worker.close()));
-      await maintenance.close();
+      await queues.close();
+      await email.close();
     },
   };
 }

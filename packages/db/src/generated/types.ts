@@ -9,6 +9,8 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+
 export type Json = JsonValue;
 
 export type JsonArray = JsonValue[];
@@ -22,6 +24,25 @@ export type JsonPrimitive = boolean | number | string | null;
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface AuditLog {
+  action: string;
+  actor_user_id: string | null;
+  at: Generated<Timestamp>;
+  detail: Generated<Json>;
+  id: Generated<Int8>;
+  subject: string;
+}
+
+export interface AuthSessions {
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  last_used_at: Generated<Timestamp>;
+  revoked_at: Timestamp | null;
+  stay_signed_in: boolean;
+  token_hash: Buffer;
+  user_id: string;
+}
 
 export interface ClearedEmailDomains {
   created_at: Generated<Timestamp>;
@@ -39,6 +60,31 @@ export interface ConnectionTokens {
   user_id: string | null;
 }
 
+export interface DemoRequests {
+  comment: string | null;
+  company_name: string;
+  created_at: Generated<Timestamp>;
+  email: string;
+  first_name: string;
+  id: Generated<string>;
+  last_name: string;
+  phone_number: string;
+}
+
+export interface Emails {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  last_error: string | null;
+  provider: string | null;
+  sent_at: Timestamp | null;
+  status: Generated<string>;
+  subject: string;
+  template: string;
+  text: string;
+  to_address: string;
+}
+
 export interface LocationFixes {
   address: string | null;
   altitude: number | null;
@@ -53,6 +99,15 @@ export interface LocationFixes {
   source: string;
   speed: number | null;
   uncertainty_radius_m: number;
+}
+
+export interface OneTimeCodes {
+  code_hash: Buffer;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  purpose: string;
+  used_at: Timestamp | null;
+  user_id: string;
 }
 
 export interface Psaps {
@@ -96,6 +151,7 @@ export interface Teams {
   export_on_end: Generated<boolean>;
   id: Generated<string>;
   is_active: Generated<boolean>;
+  is_coast_guard: Generated<boolean>;
   is_platform_owner: Generated<boolean>;
   permission_levels: Generated<string[]>;
   team_name: string;
@@ -112,6 +168,7 @@ export interface TrackingSessions {
 }
 
 export interface Users {
+  company_name: string | null;
   created_at: Generated<Timestamp>;
   email: string;
   email_confirmed_at: Timestamp | null;
@@ -123,13 +180,22 @@ export interface Users {
   password_hash: string;
   phone_number: string | null;
   psap_id: number | null;
+  registration_completed_at: Timestamp | null;
   updated_at: Generated<Timestamp>;
+  uscg_requested_at: Timestamp | null;
+  uscg_status: string | null;
+  uscg_unit_name: string | null;
 }
 
 export interface DB {
+  audit_log: AuditLog;
+  auth_sessions: AuthSessions;
   cleared_email_domains: ClearedEmailDomains;
   connection_tokens: ConnectionTokens;
+  demo_requests: DemoRequests;
+  emails: Emails;
   location_fixes: LocationFixes;
+  one_time_codes: OneTimeCodes;
   psaps: Psaps;
   session_callers: SessionCallers;
   session_events: SessionEvents;

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as foundation from './2026-11-22T08-00_foundation';
+import * as accounts from './2026-11-23T09-00_accounts';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -7,4 +8,5 @@ import * as foundation from './2026-11-22T08-00_foundation';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T08-00_foundation': foundation,
+  '2026-11-23T09-00_accounts': accounts,
 };

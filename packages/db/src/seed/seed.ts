@@ -56,6 +56,7 @@ export async function seedDemo(
         await trx
           .selectFrom('users')
           .select(sql<string>`lower(email)`.as('email'))
+          .where('email_confirmed_at', 'is not', null)
           .execute()
       ).map((user) => user.email),
     );
@@ -70,6 +71,7 @@ export async function seedDemo(
           last_name: user.lastName,
           password_hash: passwordHash,
           email_confirmed_at: new Date(),
+          registration_completed_at: new Date(),
           is_admin: user.isAdmin,
           psap_id: agencyIds.get(user.agency) ?? null,
         })

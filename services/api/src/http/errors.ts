@@ -22,11 +22,11 @@ export function validationError(where: string, error: ZodError): ApiError {
   return new ApiError(400, 'validation-failed', `The ${where} is not valid.`, zodIssues(error));
 }
 
-/** One error shape for every route, including Fastify's own errors and unknown paths. */
-export function installErrorHandling(
-  app: FastifyInstance,
-  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean,
-): void {
+/**
+ * One error shape for every route, including Fastify's own errors. Installed before any route
+ * or scope is registered, so that every one of them inherits it.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       const body: ErrorBody = { error: error.code, message: error.message };
@@ -48,6 +48,13 @@ export function installErrorHandling(
       .status(500)
       .send({ error: 'internal-error', message: 'Something went wrong on our side.' });
   });
+}
+
+/** Unknown paths: the web app's page for browser navigation, else the one error shape. */
+export function installNotFoundHandler(
+  app: FastifyInstance,
+  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean,
+): void {
   app.setNotFoundHandler((request, reply) => {
     if (pageFallback?.(request, reply)) return;
     reply.status(404).send({

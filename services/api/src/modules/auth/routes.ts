@@ -1,0 +1,108 @@
+import rateLimit from '@fastify/rate-limit';
+import { authContract } from '@locus/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerContract } from '../../http/contract-routes';
+import { ApiError } from '../../http/errors';
+import type { AppDeps } from '../../platform/deps';
+import { Mailer } from '../email/service';
+import { listManagedUsers, loadCurrentUser } from '../users/service';
+import { clearSessionCookie, setSessionCookie } from './cookie';
+import { requireAdmin, requireUser } from './guard';
+import { SignInLockout } from './lockout';
+import { AuthService } from './service';
+
+/** Reads by signed-in users (every page load asks for the current user) get more headroom. */
+const READ_ROUTES = new Set<string>([authContract.currentUser.path, authContract.users.path]);
+const READ_MULTIPLIER = 10;
+
+/**
+ * Every endpoint of SPEC.md §7 Authentication. All of them are rate-limited per client address
+ * and route, counted in Redis so that every instance shares the count.
+ */
+export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { config } = deps;
+  const service = new AuthService(
+    deps,
+    new Mailer(deps.queues, deps.log),
+    new SignInLockout(deps.redis, config.REDIS_KEY_PREFIX),
+  );
+  const secureCookie = config.NODE_ENV === 'production';
+
+  // Its own scope, so the limiter applies to these routes only.
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, {
+      global: true,
+      redis: deps.redis,
+      nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`,
+      max: (request) =>
+        READ_ROUTES.has(request.routeOptions.url ?? '')
+          ? config.AUTH_RATE_LIMIT_MAX * READ_MULTIPLIER
+          : config.AUTH_RATE_LIMIT_MAX,
+      timeWindow: config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      keyGenerator: (request) => `${request.method}:${request.routeOptions.url}:${request.ip}`,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(429, 'rate-limited', `Too many requests. Try again in ${context.after}.`),
+    });
+
+    registerContract(scope, authContract, {
+      signIn: async ({ body }, { reply }) => {
+        const token = await service.signIn(body);
+        setSessionCookie(reply, token.token, token.expiresAt, secureCookie);
+        return { status: 200, body: token };
+      },
+      signOut: async (_input, { request, reply }) => {
+        await service.signOut(await requireUser(request));
+        clearSessionCookie(reply, secureCookie);
+        return { status: 204, body: undefined };
+      },
+      register: async ({ body }, { request }) => ({
+        status: 201,
+        body: await service.register(body, request.ip),
+      }),
+      groupRegister: async ({ body }, { request }) => ({
+        status: 200,
+        body: await service.groupRegister(await requireUser(request), body),
+      }),
+      completeRegistration: async ({ body }, { request }) => ({
+        status: 200,
+        body: await service.completeRegistration(await requireUser(request), body),
+      }),
+      joinUnlisted: async ({ body }, { request }) => ({
+        status: 200,
+        body: await service.joinUnlisted(await requireUser(request), body),
+      }),
+      completeRegistrationUscg: async ({ body }, { request }) => ({
+        status: 200,
+        body: await service.completeRegistrationUscg(await requireUser(request), body),
+      }),
+      resendEmailConfirmation: async ({ body }) => ({
+        status: 202,
+        body: await service.resendConfirmation(body.email),
+      }),
+      confirmEmail: async ({ body }) => ({
+        status: 200,
+        body: await service.confirmEmail(body.verificationCode),
+      }),
+      forgotPassword: async ({ body }) => ({
+        status: 202,
+        body: await service.forgotPassword(body.email),
+      }),
+      updatePassword: async ({ body }) => ({
+        status: 200,
+        body: await service.updatePassword(body.resetCode, body.password),
+      }),
+      currentUser: async (_input, { request }) => {
+        const principal = await requireUser(request);
+        return { status: 200, body: await loadCurrentUser(deps.db, principal.userId) };
+      },
+      users: async (_input, { request }) => ({
+        status: 200,
+        body: await listManagedUsers(deps.db, await requireAdmin(request)),
+      }),
+      demoRequest: async ({ body }, { request }) => ({
+        status: 202,
+        body: await service.demoRequest(body, request.ip),
+      }),
+    });
+  });
+}

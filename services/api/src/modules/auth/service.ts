@@ -1,0 +1,415 @@
+import {
+  isCoastGuardEmail,
+  sessionLifetimes,
+  signInLockout,
+  type AuthToken,
+  type CompleteRegistrationBody,
+  type CompleteUscgRegistrationBody,
+  type CurrentUser,
+  type DemoRequestBody,
+  type GroupRegisterBody,
+  type JoinUnlistedBody,
+  type RegisterBody,
+  type SignInBody,
+} from '@locus/contract';
+import type { Database } from '@locus/db';
+import { randomBytes } from 'node:crypto';
+import { publicUrl } from '../../config';
+import { ApiError } from '../../http/errors';
+import type { AppDeps } from '../../platform/deps';
+import { recordAudit } from '../audit/repo';
+import { insertDemoRequest } from '../demo-requests/repo';
+import type { Mailer } from '../email/service';
+import {
+  alreadyRegisteredEmail,
+  confirmationEmail,
+  demoRequestNotification,
+  groupInvitationEmail,
+  resetPasswordEmail,
+  type RenderedEmail,
+} from '../email/templates';
+import { hashToken, newToken } from '../sessions/tokens';
+import { confirmAddress, findUser, isUniqueViolation, psapExists, updateUser } from '../users/repo';
+import { loadCurrentUser } from '../users/service';
+import type { Principal } from './guard';
+import type { SignInLockout } from './lockout';
+import { checkPassword, hashPassword } from './passwords';
+import {
+  addTeamMembers,
+  consumeCode,
+  findAccountByEmail,
+  findConfirmedByEmails,
+  findTeam,
+  insertAuthSession,
+  insertCode,
+  insertUser,
+  retireCodes,
+  revokeAuthSession,
+  revokeUserSessions,
+  setPassword,
+  type CodePurpose,
+} from './repo';
+
+const invalidCredentials = () =>
+  new ApiError(401, 'invalid-credentials', 'Invalid email or password');
+const accountLocked = () =>
+  new ApiError(
+    401,
+    'account-locked',
+    `Too many failed sign-ins. Try again in ${signInLockout.lockSeconds / 60} minutes.`,
+  );
+const invalidCode = () => new ApiError(400, 'invalid-code', 'This link is invalid or has expired.');
+const captchaFailed = () =>
+  new ApiError(400, 'captcha-failed', 'The captcha was not solved. Please try again.');
+
+/** The answers that must not reveal whether an address has an account. */
+export const neutralMessages = {
+  resend: 'If an account with this address is waiting for confirmation, we have sent a new link.',
+  forgot: 'If an account exists for this address, we have sent a link to reset its password.',
+} as const;
+
+/** Sign-in, registration, e-mail confirmation and password reset. */
+export class AuthService {
+  private readonly db: Database;
+  private readonly base: string;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly mailer: Mailer,
+    private readonly lockout: SignInLockout,
+  ) {
+    this.db = deps.db;
+    this.base = publicUrl(deps.config);
+  }
+
+  private confirmLink(code: string): string {
+    return `${this.base}/register/email-confirmation?verification-code=${code}`;
+  }
+
+  private resetLink(code: string): string {
+    return `${this.base}/auth/forgot-password/reset?reset-code=${code}`;
+  }
+
+  private async startSession(
+    db: Database,
+    userId: string,
+    staySignedIn: boolean,
+  ): Promise<AuthToken> {
+    const { token, hash } = newToken();
+    const expiresAt = await insertAuthSession(db, {
+      hash,
+      userId,
+      staySignedIn,
+      ttlSeconds: staySignedIn
+        ? sessionLifetimes.staySignedInSeconds
+        : sessionLifetimes.shortSeconds,
+    });
+    return { token, expiresAt: expiresAt.toISOString() };
+  }
+
+  private async issueCode(
+    db: Database,
+    userId: string,
+    purpose: CodePurpose,
+    ttlSeconds: number,
+  ): Promise<string> {
+    const { token, hash } = newToken();
+    await insertCode(db, { hash, userId, purpose, ttlSeconds });
+    return token;
+  }
+
+  async signIn(body: SignInBody): Promise<AuthToken> {
+    if (await this.lockout.isLocked(body.email)) throw accountLocked();
+    const account = await findAccountByEmail(this.db, body.email);
+    const matches = await checkPassword(account?.password_hash, body.password);
+    if (!account || !matches) {
+      if (await this.lockout.recordFailure(body.email)) {
+        await recordAudit(this.db, {
+          actorUserId: null,
+          action: 'sign-in.locked',
+          subject: body.email,
+          detail: {
+            failures: signInLockout.maxFailures,
+            lockSeconds: signInLockout.lockSeconds,
+            userId: account?.id ?? null,
+          },
+        });
+        throw accountLocked();
+      }
+      throw invalidCredentials();
+    }
+    await this.lockout.clear(body.email);
+    return this.startSession(this.db, account.id, body.staySignedIn);
+  }
+
+  async signOut(principal: Principal): Promise<void> {
+    await revokeAuthSession(this.db, principal.tokenHash);
+    await recordAudit(this.db, {
+      actorUserId: principal.userId,
+      action: 'sign-out',
+      subject: principal.userId,
+    });
+  }
+
+  /**
+   * Always the same work and the same answer: hash, create an unconfirmed account and a
+   * session, write one e-mail. A new address gets a confirmation link; an address that already
+   * has an account gets a notice instead, and the new account can never be confirmed.
+   */
+  async register(body: RegisterBody, remoteIp: string): Promise<AuthToken> {
+    await this.checkCaptcha(body.captchaToken, remoteIp);
+    const passwordHash = await hashPassword(body.password);
+    const { session, emailId } = await this.db.transaction().execute(async (trx) => {
+      const existing = await findAccountByEmail(trx, body.email);
+      const owner = existing?.email_confirmed_at ? existing : undefined;
+      const userId = await insertUser(trx, { ...body, passwordHash });
+      const session = await this.startSession(trx, userId, true);
+      let email: RenderedEmail;
+      if (owner) {
+        email = alreadyRegisteredEmail({
+          to: body.email,
+          firstName: owner.first_name,
+          signInLink: `${this.base}/auth/sign-in`,
+          resetLink: `${this.base}/auth/forgot-password`,
+        });
+      } else {
+        const ttl = this.deps.config.EMAIL_CONFIRMATION_TTL_SECONDS;
+        const code = await this.issueCode(trx, userId, 'confirm-email', ttl);
+        email = confirmationEmail({
+          to: body.email,
+          firstName: body.firstName,
+          link: this.confirmLink(code),
+          validForSeconds: ttl,
+        });
+      }
+      return { session, emailId: await this.mailer.write(trx, email) };
+    });
+    await this.mailer.enqueue([emailId]);
+    return session;
+  }
+
+  async resendConfirmation(address: string): Promise<{ message: string }> {
+    const account = await findAccountByEmail(this.db, address);
+    // The account found is the confirmed one when there is one: then there is nothing to confirm.
+    if (account && account.email_confirmed_at === null) {
+      const ttl = this.deps.config.EMAIL_CONFIRMATION_TTL_SECONDS;
+      const emailId = await this.db.transaction().execute(async (trx) => {
+        const code = await this.issueCode(trx, account.id, 'confirm-email', ttl);
+        return this.mailer.write(
+          trx,
+          confirmationEmail({
+            to: account.email,
+            firstName: account.first_name,
+            link: this.confirmLink(code),
+            validForSeconds: ttl,
+          }),
+        );
+      });
+      await this.mailer.enqueue([emailId]);
+    }
+    return { message: neutralMessages.resend };
+  }
+
+  async confirmEmail(code: string): Promise<{ message: string }> {
+    const confirmed = await this.withCode(code, 'confirm-email', async (trx, userId) => {
+      const outcome = await confirmAddress(trx, userId);
+      return outcome === 'confirmed' || outcome === 'already-confirmed';
+    });
+    if (!confirmed) throw invalidCode();
+    return { message: 'Your e-mail address is confirmed.' };
+  }
+
+  async forgotPassword(address: string): Promise<{ message: string }> {
+    const account = await findAccountByEmail(this.db, address);
+    if (account) {
+      const ttl = this.deps.config.PASSWORD_RESET_TTL_SECONDS;
+      const emailId = await this.db.transaction().execute(async (trx) => {
+        const code = await this.issueCode(trx, account.id, 'reset-password', ttl);
+        return this.mailer.write(
+          trx,
+          resetPasswordEmail({
+            to: account.email,
+            firstName: account.first_name,
+            link: this.resetLink(code),
+            validForSeconds: ttl,
+          }),
+        );
+      });
+      await this.mailer.enqueue([emailId]);
+    }
+    return { message: neutralMessages.forgot };
+  }
+
+  /**
+   * Sets the password with a reset code. Following the link proves the address, so it also
+   * confirms it (this is how group-registered users confirm). Every session of the user ends.
+   */
+  async updatePassword(code: string, password: string): Promise<{ message: string }> {
+    const passwordHash = await hashPassword(password);
+    const email = await this.withCode(code, 'reset-password', async (trx, userId) => {
+      const outcome = await confirmAddress(trx, userId);
+      if (outcome === 'taken' || outcome === 'missing') return undefined;
+      await setPassword(trx, userId, passwordHash);
+      await retireCodes(trx, userId, 'reset-password');
+      const sessionsEnded = await revokeUserSessions(trx, userId);
+      await recordAudit(trx, {
+        actorUserId: userId,
+        action: 'password.reset',
+        subject: userId,
+        detail: { sessionsEnded },
+      });
+      return (await findUser(trx, userId))?.email;
+    });
+    if (!email) throw invalidCode();
+    await this.lockout.clear(email);
+    return { message: 'Your password has been changed. Sign in with your new password.' };
+  }
+
+  /** Uses the code and acts in one transaction; a code that fails the action stays used. */
+  private async withCode<T>(
+    code: string,
+    purpose: CodePurpose,
+    action: (trx: Database, userId: string) => Promise<T>,
+  ): Promise<T | undefined> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const userId = await consumeCode(trx, hashToken(code), purpose);
+        return userId === undefined ? undefined : action(trx, userId);
+      });
+    } catch (error) {
+      // Another account confirmed the same address at the same moment.
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async completeRegistration(
+    principal: Principal,
+    body: CompleteRegistrationBody,
+  ): Promise<CurrentUser> {
+    if (!(await psapExists(this.db, body.psapPrimaryKey))) {
+      throw new ApiError(400, 'validation-failed', 'Choose your agency from the list.', [
+        { path: 'psapPrimaryKey', message: 'Unknown agency' },
+      ]);
+    }
+    await updateUser(this.db, principal.userId, {
+      psap_id: body.psapPrimaryKey,
+      ...(body.phoneNumber !== undefined ? { phone_number: body.phoneNumber || null } : {}),
+      ...(body.companyName ? { company_name: body.companyName } : {}),
+      registration_completed_at: new Date(),
+    });
+    return loadCurrentUser(this.db, principal.userId);
+  }
+
+  async joinUnlisted(principal: Principal, body: JoinUnlistedBody): Promise<CurrentUser> {
+    await updateUser(this.db, principal.userId, {
+      psap_id: null,
+      company_name: body.companyName,
+      ...(body.phoneNumber !== undefined ? { phone_number: body.phoneNumber || null } : {}),
+      registration_completed_at: new Date(),
+    });
+    return loadCurrentUser(this.db, principal.userId);
+  }
+
+  /** The coast-guard registration: the unit's name, then a coast-guard team admin decides. */
+  async completeRegistrationUscg(
+    principal: Principal,
+    body: CompleteUscgRegistrationBody,
+  ): Promise<CurrentUser> {
+    if (!isCoastGuardEmail(principal.email, this.coastGuard())) {
+      throw new ApiError(403, 'forbidden', 'This registration is for coast-guard addresses only.');
+    }
+    const user = await findUser(this.db, principal.userId);
+    const approved = user?.uscg_status === 'approved';
+    await updateUser(this.db, principal.userId, {
+      uscg_unit_name: body.unitName,
+      registration_completed_at: new Date(),
+      // Asking again after a rejection puts the user back in the queue; approval is kept.
+      ...(approved ? {} : { uscg_status: 'pending' as const, uscg_requested_at: new Date() }),
+    });
+    return loadCurrentUser(this.db, principal.userId);
+  }
+
+  private coastGuard() {
+    return {
+      emailDomain: this.deps.config.COAST_GUARD_EMAIL_DOMAIN,
+      aliasPattern: this.deps.config.COAST_GUARD_EMAIL_PATTERN ?? null,
+    };
+  }
+
+  /**
+   * A team admin (or a platform admin) creates accounts on the team. Addresses that already have
+   * a confirmed account are just added; the others get an unconfirmed account with a password
+   * nobody knows, and an e-mail with a link to choose one (which also confirms the address).
+   */
+  async groupRegister(
+    principal: Principal,
+    body: GroupRegisterBody,
+  ): Promise<{ created: number; added: number }> {
+    if (!principal.isPlatformAdmin && !principal.adminTeamIds.includes(body.teamId)) {
+      throw new ApiError(403, 'forbidden', 'Only admins of this team can add users to it.');
+    }
+    const team = await findTeam(this.db, body.teamId);
+    if (!team) throw new ApiError(404, 'not-found', 'No such team.');
+    const people = [...new Map(body.users.map((user) => [user.email, user])).values()];
+    const existing = new Map(
+      (
+        await findConfirmedByEmails(
+          this.db,
+          people.map((person) => person.email),
+        )
+      ).map((row) => [row.email, row.id]),
+    );
+    const invitees = people.filter((person) => !existing.has(person.email));
+    const hashes = await Promise.all(
+      invitees.map(() => hashPassword(randomBytes(32).toString('base64url'))),
+    );
+    const ttl = this.deps.config.EMAIL_CONFIRMATION_TTL_SECONDS;
+    const emailIds = await this.db.transaction().execute(async (trx) => {
+      const ids: string[] = [];
+      const members: { userId: string; role: 'admin' | 'member' }[] = people
+        .filter((person) => existing.has(person.email))
+        .map((person) => ({ userId: existing.get(person.email)!, role: person.role }));
+      for (const [index, person] of invitees.entries()) {
+        const userId = await insertUser(trx, { ...person, passwordHash: hashes[index]! });
+        members.push({ userId, role: person.role });
+        const code = await this.issueCode(trx, userId, 'reset-password', ttl);
+        ids.push(
+          await this.mailer.write(
+            trx,
+            groupInvitationEmail({
+              to: person.email,
+              firstName: person.firstName,
+              teamName: team.team_name,
+              invitedBy: principal.fullName,
+              link: this.resetLink(code),
+              validForSeconds: ttl,
+            }),
+          ),
+        );
+      }
+      await addTeamMembers(trx, team.id, members);
+      return ids;
+    });
+    await this.mailer.enqueue(emailIds);
+    return { created: invitees.length, added: people.length - invitees.length };
+  }
+
+  async demoRequest(body: DemoRequestBody, remoteIp: string): Promise<{ message: string }> {
+    await this.checkCaptcha(body.captchaToken, remoteIp);
+    const emailId = await this.db.transaction().execute(async (trx) => {
+      const request = { ...body, comment: body.comment || null };
+      await insertDemoRequest(trx, request);
+      return this.mailer.write(
+        trx,
+        demoRequestNotification({ to: this.deps.config.DEMO_REQUEST_NOTIFY_EMAIL, request }),
+      );
+    });
+    await this.mailer.enqueue([emailId]);
+    return { message: 'Thank you. We will be in touch shortly to arrange your demo.' };
+  }
+
+  private async checkCaptcha(token: string | undefined, remoteIp: string): Promise<void> {
+    if (!(await this.deps.captcha.verify(token, remoteIp))) throw captchaFailed();
+  }
+}

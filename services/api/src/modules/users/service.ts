@@ -1,0 +1,101 @@
+import {
+  SelfUserPatch,
+  type AdminUserPatch,
+  type CurrentUser,
+  type Team,
+  type UserSummary,
+} from '@locus/contract';
+import type { Database } from '@locus/db';
+import { ApiError } from '../../http/errors';
+import { recordAudit } from '../audit/repo';
+import type { Principal } from '../auth/guard';
+import {
+  confirmAddress,
+  findMemberships,
+  findUser,
+  isUniqueViolation,
+  listUsers,
+  updateUser,
+  type UserChanges,
+} from './repo';
+import { toCurrentUser, toTeam, toUserSummary } from './view';
+
+const notFound = () => new ApiError(404, 'not-found', 'No such user.');
+
+export async function loadCurrentUser(db: Database, userId: string): Promise<CurrentUser> {
+  const user = await findUser(db, userId);
+  if (!user) throw notFound();
+  return toCurrentUser(user, await findMemberships(db, userId));
+}
+
+/** The admin list: platform admins see everyone, other admins the members of their teams. */
+export async function listManagedUsers(db: Database, admin: Principal): Promise<UserSummary[]> {
+  const scope = admin.isPlatformAdmin
+    ? undefined
+    : admin.isAdmin
+      ? admin.teamIds
+      : admin.adminTeamIds;
+  return (await listUsers(db, scope, 1000)).map(toUserSummary);
+}
+
+export async function teamsOf(db: Database, caller: Principal, userId: string): Promise<Team[]> {
+  if (caller.userId !== userId && !caller.isPlatformAdmin)
+    throw new ApiError(403, 'forbidden', "Only platform admins can see another user's teams.");
+  if (!(await findUser(db, userId))) throw notFound();
+  return (await findMemberships(db, userId)).map(toTeam);
+}
+
+const selfFields = new Set(Object.keys(SelfUserPatch.shape));
+
+/**
+ * PATCH /users/{id}: anyone may change their own profile fields and hasSeenWalkthrough;
+ * platform admins may change anything on anyone (recorded in the audit log); nobody else may.
+ */
+export async function patchUser(
+  db: Database,
+  caller: Principal,
+  userId: string,
+  patch: AdminUserPatch,
+): Promise<CurrentUser> {
+  const fields = Object.keys(patch);
+  const onlySelfFields = fields.every((field) => selfFields.has(field));
+  if (!caller.isPlatformAdmin && !(caller.userId === userId && onlySelfFields)) {
+    throw new ApiError(
+      403,
+      'forbidden',
+      caller.userId === userId
+        ? 'Only platform admins can change these fields.'
+        : 'You can only change your own profile.',
+    );
+  }
+  const changes: UserChanges = {};
+  if (patch.firstName !== undefined) changes.first_name = patch.firstName;
+  if (patch.lastName !== undefined) changes.last_name = patch.lastName;
+  if (patch.phoneNumber !== undefined) changes.phone_number = patch.phoneNumber;
+  if (patch.hasSeenWalkthrough !== undefined)
+    changes.has_seen_walkthrough = patch.hasSeenWalkthrough;
+  if (patch.isAdmin !== undefined) changes.is_admin = patch.isAdmin;
+  if (patch.psapId !== undefined) changes.psap_id = patch.psapId;
+
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (!(await updateUser(trx, userId, changes))) throw notFound();
+      if (patch.emailConfirmed && (await confirmAddress(trx, userId)) === 'taken') throw taken();
+      if (caller.userId !== userId) {
+        await recordAudit(trx, {
+          actorUserId: caller.userId,
+          action: 'user.patch',
+          subject: userId,
+          detail: { fields },
+        });
+      }
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+  return loadCurrentUser(db, userId);
+}
+
+const taken = () =>
+  new ApiError(409, 'conflict', 'Another account has already confirmed this address.');

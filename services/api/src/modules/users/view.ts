@@ -1,0 +1,96 @@
+import {
+  PermissionLevel,
+  TeamCustomContent,
+  type CurrentUser,
+  type Team,
+  type UserSummary,
+} from '@locus/contract';
+
+/** A user's row as the views need it. */
+export interface UserRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string | null;
+  psap_id: number | null;
+  company_name: string | null;
+  is_admin: boolean;
+  has_seen_walkthrough: boolean;
+  email_confirmed_at: Date | null;
+  uscg_status: string | null;
+  registration_completed_at: Date | null;
+  created_at: Date;
+}
+
+/** One of a user's teams, with the user's role on it; listed in the order they joined. */
+export interface MembershipRow {
+  team_id: string;
+  team_name: string;
+  is_active: boolean;
+  is_platform_owner: boolean;
+  is_coast_guard: boolean;
+  permission_levels: string[];
+  custom_content: unknown;
+  role: string;
+}
+
+const emptyContent: TeamCustomContent = { links: { header: [], headerDropdown: [] } };
+
+export function toTeam(row: MembershipRow): Team {
+  const content = TeamCustomContent.safeParse(row.custom_content);
+  return {
+    id: row.team_id,
+    teamName: row.team_name,
+    isActive: row.is_active,
+    isPlatformOwner: row.is_platform_owner,
+    isCoastGuard: row.is_coast_guard,
+    permissionLevels: row.permission_levels.filter(
+      (level): level is PermissionLevel => PermissionLevel.safeParse(level).success,
+    ),
+    role: row.role === 'admin' ? 'admin' : 'member',
+    customContent: content.success ? content.data : emptyContent,
+  };
+}
+
+/** SPEC.md §3: the company name is the first active team's, else the agency the user typed. */
+export function companyName(
+  user: Pick<UserRow, 'company_name'>,
+  teams: readonly MembershipRow[],
+): string | null {
+  return teams.find((team) => team.is_active)?.team_name ?? user.company_name;
+}
+
+const uscgStates = ['pending', 'approved', 'rejected'] as const;
+
+export function toCurrentUser(user: UserRow, teams: readonly MembershipRow[]): CurrentUser {
+  const uscg = uscgStates.find((state) => state === user.uscg_status) ?? null;
+  return {
+    id: user.id,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    phoneNumber: user.phone_number,
+    psapId: user.psap_id,
+    companyName: companyName(user, teams),
+    isAdmin: user.is_admin,
+    isTeamAdmin: teams.some((team) => team.role === 'admin'),
+    hasSeenWalkthrough: user.has_seen_walkthrough,
+    emailConfirmed: user.email_confirmed_at !== null,
+    uscgApproval: uscg,
+    registrationComplete: user.registration_completed_at !== null,
+  };
+}
+
+export function toUserSummary(user: UserRow & { first_active_team: string | null }): UserSummary {
+  return {
+    id: user.id,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    companyName: user.first_active_team ?? user.company_name,
+    isAdmin: user.is_admin,
+    emailConfirmed: user.email_confirmed_at !== null,
+    createdAt: user.created_at.toISOString(),
+  };
+}

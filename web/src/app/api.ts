@@ -1,0 +1,72 @@
+import { contract, ErrorBody, type ErrorCode } from '@locus/contract';
+import { initClient, tsRestFetchApi } from '@ts-rest/core';
+import { sessionStore } from './session';
+
+/** A non-success answer from the API, with the contract's `{ error, message }` body when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | null,
+  ) {
+    super(body?.message ?? `The request failed with status ${status}`);
+  }
+
+  get code(): ErrorCode | null {
+    return this.body?.error ?? null;
+  }
+}
+
+/** 401s that answer the credentials someone typed, not the session they hold. */
+const credentialErrors: ReadonlySet<ErrorCode> = new Set(['invalid-credentials', 'account-locked']);
+
+let onSessionRejected: () => void = () => undefined;
+
+/**
+ * What happens when the API rejects the session (SPEC.md §4, §8: a 401 with session-expired, or
+ * any 401 without a valid token): the app registers it once the router exists.
+ */
+export function setSessionRejectedHandler(handler: () => void): void {
+  onSessionRejected = handler;
+}
+
+/**
+ * The typed client for the whole contract. Every request carries the bearer token when there is
+ * one; call it from TanStack Query's queryFn / mutationFn and pass the result to `expect`.
+ */
+export const api = initClient(contract, {
+  baseUrl: '',
+  throwOnUnknownStatus: false,
+  api: async (args) => {
+    const { token } = sessionStore.get();
+    const headers = token ? { ...args.headers, authorization: `Bearer ${token}` } : args.headers;
+    const response = await tsRestFetchApi({ ...args, headers });
+    if (response.status === 401 && args.route !== contract.auth.signOut) {
+      const body = ErrorBody.safeParse(response.body);
+      const code = body.success ? body.data.error : null;
+      if (code === null || !credentialErrors.has(code)) onSessionRejected();
+    }
+    return response;
+  },
+});
+
+type Response = { status: number; body: unknown };
+
+/**
+ * The body of a response with one of the expected statuses; anything else throws an ApiError,
+ * so TanStack Query sees a failure.
+ */
+export function expect<R extends Response, S extends R['status']>(
+  response: R,
+  ...statuses: S[]
+): Extract<R, { status: S }>['body'] {
+  if ((statuses as number[]).includes(response.status)) {
+    return response.body as Extract<R, { status: S }>['body'];
+  }
+  const body = ErrorBody.safeParse(response.body);
+  throw new ApiError(response.status, body.success ? body.data : null);
+}
+
+/** The code of an API failure, or null for anything else (a network error). */
+export function errorCode(error: unknown): ErrorCode | null {
+  return error instanceof ApiError ? error.code : null;
+}

@@ -1,0 +1,57 @@
+import type { AuthToken, CurrentUser, SignInBody, Team } from '@locus/contract';
+import { publicConfigQueryKey } from '../public-site/public-config';
+import { api, expect } from './api';
+import { queryClient } from './query-client';
+import { sessionStore } from './session';
+
+export const currentUserQueryKey = ['current-user'] as const;
+
+/** Fetches the signed-in user and their teams and caches both (SPEC.md §3 "Local storage"). */
+export async function reloadCurrentUser(): Promise<{ user: CurrentUser; teams: Team[] }> {
+  const user = expect(await api.auth.currentUser(), 200);
+  const teams = expect(await api.users.teams({ params: { id: user.id } }), 200);
+  sessionStore.setUser(user, teams);
+  return { user, teams };
+}
+
+/** Keeps a new token and loads the user it belongs to. */
+export async function startSession(token: AuthToken): Promise<CurrentUser> {
+  sessionStore.setToken(token);
+  try {
+    const { user } = await reloadCurrentUser();
+    // Fresh already: the page-load refresh need not ask again.
+    queryClient.setQueryData(currentUserQueryKey, user);
+    return user;
+  } catch (error) {
+    sessionStore.clear();
+    throw error;
+  }
+}
+
+export async function signIn(body: SignInBody): Promise<CurrentUser> {
+  return startSession(expect(await api.auth.signIn({ body }), 200));
+}
+
+/**
+ * Logout (SPEC.md §4): clears the user, teams, token and so the auth header, and every cached
+ * answer but the public settings: that cache is where a signed-in user's state lives until the
+ * tracking work adds its own location state.
+ */
+export function logout(): void {
+  sessionStore.clear();
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== publicConfigQueryKey[0],
+  });
+}
+
+/** Sign-out: revokes the token on the server, then logs out whatever the server said. */
+export async function signOut(): Promise<void> {
+  if (sessionStore.get().token !== null) {
+    try {
+      await api.auth.signOut();
+    } catch {
+      // Offline or already revoked: the local session goes anyway.
+    }
+  }
+  logout();
+}

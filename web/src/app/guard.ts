@@ -1,0 +1,77 @@
+import { isCoastGuardEmail, type PublicConfig } from '@locus/contract';
+import { meets, meetsAll, permissionsOf } from './permissions';
+import type { RouteMeta } from './route-meta';
+import { isSessionValid, type Session } from './session';
+
+export const paths = {
+  site: '/',
+  dashboard: '/dashboard',
+  signIn: '/auth/sign-in',
+  signOut: '/auth/sign-out',
+  register: '/register/',
+  completeUscg: '/register/complete-uscg',
+  admin: '/admin',
+} as const;
+
+export type GuardDecision =
+  | { action: 'allow' }
+  /** The session has expired: log out, then decide again as an anonymous visitor. */
+  | { action: 'logout' }
+  | { action: 'redirect'; to: string }
+  /** The coast-guard rule needs the public settings, which are still loading. */
+  | { action: 'wait' };
+
+export interface GuardInput {
+  pathname: string;
+  meta: RouteMeta;
+  session: Session;
+  nowSeconds: number;
+  /** Undefined while GET /api/v1/config is in flight. */
+  coastGuard: PublicConfig['coastGuard'] | undefined;
+}
+
+function isAuthRoute(pathname: string): boolean {
+  return pathname === '/auth' || pathname.startsWith('/auth/');
+}
+
+/** SPEC.md §4 "Route guard", in its order, with the roles of §6 and the levels of §5. */
+export function decide({
+  pathname,
+  meta,
+  session,
+  nowSeconds,
+  coastGuard,
+}: GuardInput): GuardDecision {
+  if (meta.access === 'always') return { action: 'allow' };
+
+  const { user, teams } = session;
+  if (user !== null && !isSessionValid(session, nowSeconds)) return { action: 'logout' };
+
+  if (user === null) {
+    return meta.access === 'public' ? { action: 'allow' } : { action: 'redirect', to: paths.site };
+  }
+
+  if (!teams.some((team) => team.isActive)) {
+    if (coastGuard === undefined) return { action: 'wait' };
+    // The registration pages stay open: the e-mail confirmation link must work while waiting.
+    if (isCoastGuardEmail(user.email, coastGuard) && !pathname.startsWith(paths.register)) {
+      return { action: 'redirect', to: paths.completeUscg };
+    }
+  }
+
+  if (pathname === paths.site || isAuthRoute(pathname)) {
+    return { action: 'redirect', to: paths.dashboard };
+  }
+
+  const permissions = permissionsOf(user, teams);
+  if (meta.access === 'admin' && !meets(permissions, 'admin')) {
+    return { action: 'redirect', to: paths.dashboard };
+  }
+  if (meta.requires && !meetsAll(permissions, meta.requires)) {
+    return {
+      action: 'redirect',
+      to: pathname.startsWith(`${paths.admin}/`) ? paths.admin : paths.dashboard,
+    };
+  }
+  return { action: 'allow' };
+}

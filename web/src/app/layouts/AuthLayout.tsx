@@ -1,0 +1,31 @@
+import { Anchor, Box, Center, Container, Group, Paper, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Brand } from './Brand';
+
+/** The default layout: account pages on a quiet background, one card in the middle. */
+export function AuthLayout({ children }: { children: ReactNode }) {
+  return (
+    <Box mih="100vh" bg="gray.1" py={48}>
+      <Container size={480}>
+        <Center mb="xl">
+          <Brand to="/" />
+        </Center>
+        <Paper component="main" withBorder shadow="sm" radius="lg" p={{ base: 'lg', sm: 36 }}>
+          {children}
+        </Paper>
+        <Group justify="center" mt="lg" gap="lg">
+          <Anchor component={Link} to="/" size="sm" c="gray.7">
+            Home
+          </Anchor>
+          <Anchor component={Link} to="/about" size="sm" c="gray.7">
+            About Locus
+          </Anchor>
+        </Group>
+        <Text ta="center" size="xs" c="gray.7" mt="sm">
+          Consent-based caller location for emergency services
+        </Text>
+      </Container>
+    </Box>
+  );
+}

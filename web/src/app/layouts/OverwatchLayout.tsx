@@ -1,0 +1,28 @@
+import { AppShell, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { usePublicConfig } from '../../public-site/public-config';
+import { customLinks, mapMenu } from '../menus';
+import { permissionsOf } from '../permissions';
+import { useSession } from '../session';
+import { ConsoleHeader } from './ConsoleHeader';
+
+/** SPEC.md §2 "Overwatch layout": a header like the map's, with the same menu. */
+export function OverwatchLayout({ children }: { children: ReactNode }) {
+  const { user, teams } = useSession();
+  const config = usePublicConfig().data;
+  return (
+    <AppShell header={{ height: 64 }} padding="md">
+      <AppShell.Header withBorder={false}>
+        <ConsoleHeader
+          menu={mapMenu(permissionsOf(user, teams), config)}
+          teamLinks={customLinks(teams)}
+        >
+          <Text c="white" fw={600} visibleFrom="sm">
+            Overwatch
+          </Text>
+        </ConsoleHeader>
+      </AppShell.Header>
+      <AppShell.Main bg="gray.0">{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,25 @@
+import { AppShell, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { usePublicConfig } from '../../public-site/public-config';
+import { trainingMenu } from '../menus';
+import { permissionsOf } from '../permissions';
+import { useSession } from '../session';
+import { ConsoleHeader } from './ConsoleHeader';
+
+/** SPEC.md §2 "Training layout". */
+export function TrainingLayout({ children }: { children: ReactNode }) {
+  const { user, teams } = useSession();
+  const config = usePublicConfig().data;
+  return (
+    <AppShell header={{ height: 64 }} padding="md">
+      <AppShell.Header withBorder={false}>
+        <ConsoleHeader menu={trainingMenu(permissionsOf(user, teams), config)}>
+          <Text c="white" fw={600} visibleFrom="sm">
+            Training
+          </Text>
+        </ConsoleHeader>
+      </AppShell.Header>
+      <AppShell.Main bg="gray.0">{children}</AppShell.Main>
+    </AppShell>
+  );
+}

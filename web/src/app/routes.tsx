@@ -1,0 +1,251 @@
+import type { ReactNode } from 'react';
+import { useAuthModals } from '../auth/AuthModals';
+import { CompleteUscgPage, UscgApprovalPage } from '../auth/pages/CoastGuardPages';
+import {
+  ConfirmationEmailSentPage,
+  EmailConfirmationPage,
+  ResendConfirmationPage,
+} from '../auth/pages/EmailConfirmationPages';
+import {
+  ForgotPasswordPage,
+  ForgotPasswordSentPage,
+  ResetPasswordPage,
+  ResetPasswordSuccessPage,
+} from '../auth/pages/ForgotPasswordPages';
+import { SignInPage } from '../auth/pages/SignInPage';
+import { SignOutPage } from '../auth/pages/SignOutPage';
+import {
+  AdminApiComingSoon,
+  AdminDevPage,
+  AdminMetricsComingSoon,
+  AdminOverwatchComingSoon,
+  AdminPlatformMetricsComingSoon,
+  AdminTeamsComingSoon,
+  AdminUsersComingSoon,
+  AdminVerificationComingSoon,
+  DashboardComingSoon,
+  OverwatchComingSoon,
+  TrainingComingSoon,
+} from '../coming-soon/screens';
+import { AboutPage, LandingPage } from '../public-site';
+import { NotFoundPage } from './NotFoundPage';
+import type { RouteMeta } from './route-meta';
+
+/** The public pages open the shell's Sign In and Create Account modals. */
+function Landing() {
+  const modals = useAuthModals();
+  return <LandingPage onSignIn={modals.openSignIn} onSignUp={modals.openCreateAccount} />;
+}
+
+function About() {
+  const modals = useAuthModals();
+  return <AboutPage onSignIn={modals.openSignIn} onSignUp={modals.openCreateAccount} />;
+}
+
+export interface AppRoute {
+  path: string;
+  meta: RouteMeta;
+  element: ReactNode;
+}
+
+const admin = { access: 'admin', layout: 'admin' } as const;
+
+/** Every route of SPEC.md §2, with its name, access and layout. */
+export const appRoutes: AppRoute[] = [
+  {
+    path: '/',
+    meta: {
+      name: 'home',
+      title: 'Locus: caller location for emergency services',
+      access: 'public',
+      layout: null,
+    },
+    element: <Landing />,
+  },
+  {
+    path: '/about',
+    meta: { name: 'about', title: 'About Locus', access: 'public', layout: null },
+    element: <About />,
+  },
+
+  {
+    path: '/auth/sign-in',
+    meta: { name: 'auth-sign-in', title: 'Sign In', access: 'public' },
+    element: <SignInPage />,
+  },
+  {
+    path: '/auth/sign-out',
+    meta: { name: 'auth-sign-out', title: 'Signing out', access: 'always' },
+    element: <SignOutPage />,
+  },
+  {
+    path: '/auth/forgot-password',
+    meta: { name: 'auth-forgot-password', title: 'Forgot password', access: 'public' },
+    element: <ForgotPasswordPage />,
+  },
+  {
+    path: '/auth/forgot-password/sent',
+    meta: { name: 'auth-forgot-password-sent', title: 'Check your email', access: 'public' },
+    element: <ForgotPasswordSentPage />,
+  },
+  {
+    path: '/auth/forgot-password/reset',
+    meta: { name: 'auth-forgot-password-reset', title: 'Choose a new password', access: 'public' },
+    element: <ResetPasswordPage />,
+  },
+  {
+    path: '/auth/forgot-password/success',
+    meta: { name: 'auth-forgot-password-success', title: 'Password changed', access: 'public' },
+    element: <ResetPasswordSuccessPage />,
+  },
+
+  {
+    path: '/register/email-confirmation',
+    meta: { name: 'register-email-confirmation', title: 'Confirm your email', access: 'public' },
+    element: <EmailConfirmationPage />,
+  },
+  {
+    path: '/register/email-confirmation/resend',
+    meta: {
+      name: 'register-email-confirmation-resend',
+      title: 'Resend confirmation',
+      access: 'public',
+    },
+    element: <ResendConfirmationPage />,
+  },
+  {
+    path: '/register/email-confirmation/email-sent',
+    meta: {
+      name: 'register-email-confirmation-email-sent',
+      title: 'Check your email',
+      access: 'public',
+    },
+    element: <ConfirmationEmailSentPage />,
+  },
+  {
+    path: '/register/complete-uscg',
+    meta: { name: 'register-complete-uscg', title: 'Coast Guard registration', access: 'login' },
+    element: <CompleteUscgPage />,
+  },
+
+  {
+    path: '/dashboard',
+    meta: {
+      name: 'dashboard',
+      title: 'Dashboard',
+      access: 'login',
+      layout: 'map',
+      chatbotHidden: true,
+    },
+    element: <DashboardComingSoon />,
+  },
+
+  {
+    path: '/admin',
+    meta: { name: 'admin', title: 'Admin: users', ...admin },
+    element: <AdminUsersComingSoon />,
+  },
+  {
+    path: '/admin/users',
+    meta: { name: 'admin-users', title: 'Admin: users', ...admin },
+    element: <AdminUsersComingSoon />,
+  },
+  {
+    path: '/admin/teams',
+    meta: { name: 'admin-teams', title: 'Admin: teams', ...admin },
+    element: <AdminTeamsComingSoon />,
+  },
+  {
+    path: '/admin/teams/:id/edit',
+    meta: { name: 'admin-teams-edit', title: 'Admin: edit team', ...admin },
+    element: <AdminTeamsComingSoon />,
+  },
+  {
+    path: '/admin/overwatch',
+    meta: { name: 'admin-overwatch', title: 'Admin: Overwatch', ...admin, requires: ['premiere'] },
+    element: <AdminOverwatchComingSoon />,
+  },
+  {
+    path: '/admin/overwatch/:id/edit',
+    meta: {
+      name: 'admin-overwatch-edit',
+      title: 'Admin: edit Overwatch',
+      ...admin,
+      requires: ['premiere'],
+    },
+    element: <AdminOverwatchComingSoon />,
+  },
+  {
+    path: '/admin/admin-api',
+    meta: { name: 'admin-api', title: 'Admin: API', ...admin, requires: ['enterprise'] },
+    element: <AdminApiComingSoon />,
+  },
+  {
+    path: '/admin/metrics',
+    meta: { name: 'admin-metrics', title: 'Admin: metrics', ...admin, requires: ['enterprise'] },
+    element: <AdminMetricsComingSoon />,
+  },
+  {
+    path: '/admin/metrics/:id',
+    meta: {
+      name: 'admin-team-metrics',
+      title: 'Admin: team metrics',
+      ...admin,
+      requires: ['enterprise'],
+    },
+    element: <AdminMetricsComingSoon />,
+  },
+  {
+    path: '/admin/verification/edit',
+    meta: {
+      name: 'admin-verification',
+      title: 'Admin: verification',
+      ...admin,
+      requires: ['platform-owner'],
+    },
+    element: <AdminVerificationComingSoon />,
+  },
+  {
+    path: '/admin/dev',
+    meta: { name: 'admin-dev', title: 'Admin: dev', ...admin, requires: ['platform-owner'] },
+    element: <AdminDevPage />,
+  },
+  {
+    path: '/admin/platform-metrics',
+    meta: {
+      name: 'admin-platform-metrics',
+      title: 'Admin: platform metrics',
+      ...admin,
+      requires: ['platform-owner'],
+    },
+    element: <AdminPlatformMetricsComingSoon />,
+  },
+
+  {
+    path: '/overwatch',
+    meta: {
+      name: 'overwatch',
+      title: 'Overwatch',
+      access: 'admin',
+      layout: 'overwatch',
+      chatbotHidden: true,
+      requires: ['premiere'],
+    },
+    element: <OverwatchComingSoon />,
+  },
+  {
+    path: '/uscg/approval',
+    meta: { name: 'uscg-approval', title: 'Coast Guard approvals', access: 'login' },
+    element: <UscgApprovalPage />,
+  },
+  {
+    path: '/training',
+    meta: { name: 'training', title: 'Training', access: 'login', layout: 'training' },
+    element: <TrainingComingSoon />,
+  },
+  {
+    path: '*',
+    meta: { name: 'not-found', title: 'Page not found', access: 'public' },
+    element: <NotFoundPage />,
+  },
+];

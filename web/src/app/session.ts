@@ -1,0 +1,115 @@
+import { CurrentUser, Team, type AuthToken } from '@locus/contract';
+import { useSyncExternalStore } from 'react';
+import { z } from 'zod';
+
+/**
+ * The signed-in session, kept in local storage (SPEC.md §3 "Local storage"): the bearer token,
+ * its expiry in seconds since the epoch, and the cached current user and teams, so that a reload
+ * renders the right menus before the API has answered.
+ */
+export interface Session {
+  token: string | null;
+  /** Seconds since the epoch. */
+  expiresAt: number | null;
+  user: CurrentUser | null;
+  teams: Team[];
+}
+
+export const storageKeys = {
+  token: 'locus.token',
+  expiresAt: 'locus.tokenExpiresAt',
+  user: 'locus.user',
+  teams: 'locus.teams',
+} as const;
+
+const empty: Session = { token: null, expiresAt: null, user: null, teams: [] };
+
+export function nowInSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** SPEC.md §5: valid only while the stored expiry is in the future, in seconds. */
+export function isSessionValid(session: Session, now = nowInSeconds()): boolean {
+  return session.token !== null && session.expiresAt !== null && session.expiresAt > now;
+}
+
+function readJson<T>(key: string, schema: z.ZodType<T>): T | null {
+  const raw = localStorage.getItem(key);
+  if (raw === null) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Anything unreadable (an older app version, a hand edit) counts as signed out. */
+function load(): Session {
+  const token = localStorage.getItem(storageKeys.token);
+  const expiresAt = Number(localStorage.getItem(storageKeys.expiresAt));
+  if (!token || !Number.isFinite(expiresAt) || expiresAt <= 0) return empty;
+  return {
+    token,
+    expiresAt,
+    user: readJson(storageKeys.user, CurrentUser),
+    teams: readJson(storageKeys.teams, z.array(Team)) ?? [],
+  };
+}
+
+function save(session: Session): void {
+  const entries: Array<[string, string | null]> = [
+    [storageKeys.token, session.token],
+    [storageKeys.expiresAt, session.expiresAt === null ? null : String(session.expiresAt)],
+    [storageKeys.user, session.user === null ? null : JSON.stringify(session.user)],
+    [storageKeys.teams, session.user === null ? null : JSON.stringify(session.teams)],
+  ];
+  for (const [key, value] of entries) {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  }
+}
+
+let current: Session = load();
+const listeners = new Set<() => void>();
+
+function publish(next: Session): void {
+  current = next;
+  save(next);
+  for (const listener of listeners) listener();
+}
+
+// Another tab signing in or out changes this tab's session too.
+window.addEventListener('storage', (event) => {
+  if (event.key === null || Object.values<string>(storageKeys).includes(event.key)) {
+    current = load();
+    for (const listener of listeners) listener();
+  }
+});
+
+export const sessionStore = {
+  get: (): Session => current,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  /** A new token (sign-in or sign-up). The user is loaded with it right after. */
+  setToken(token: AuthToken): void {
+    publish({
+      ...empty,
+      token: token.token,
+      expiresAt: Math.floor(Date.parse(token.expiresAt) / 1000),
+    });
+  },
+  setUser(user: CurrentUser, teams: Team[]): void {
+    publish({ ...current, user, teams });
+  },
+  /** Logout: clears the user, the teams and the token (and so the auth header). */
+  clear(): void {
+    publish(empty);
+  },
+};
+
+export function useSession(): Session {
+  return useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+}

@@ -1,0 +1,186 @@
+import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { usePublicConfig } from '../public-site/public-config';
+import { ComingSoon } from './ComingSoon';
+
+export function DashboardComingSoon() {
+  return (
+    <ComingSoon
+      title="Dispatcher map"
+      summary="This is where you will locate a caller's phone, with the caller's consent, and follow it live on the map."
+      features={[
+        'Enter a number, or pick numbers from your team’s call lists, and press Locate.',
+        'Locus first tries an automatic lookup, then offers to text the caller a link that shares their location.',
+        'Live locations with their accuracy circle, in English, Spanish, French or Mandarin text messages.',
+        'Transfer an active search to another dispatcher on your team.',
+      ]}
+    />
+  );
+}
+
+export function AdminUsersComingSoon() {
+  return (
+    <ComingSoon
+      title="Users"
+      summary="Manage the people who can locate callers for your agency."
+      features={[
+        'Search your team’s users and see who has confirmed their email.',
+        'Add people to a team with a role, or invite several at once.',
+        'Change roles and remove access when someone leaves.',
+      ]}
+    />
+  );
+}
+
+export function AdminTeamsComingSoon() {
+  return (
+    <ComingSoon
+      title="Teams"
+      summary="Teams group the users of an agency and carry its settings."
+      features={[
+        'Create teams and link them to their agency.',
+        'Set a team’s permission levels (premiere, enterprise).',
+        'Edit the custom links shown in your team’s header and user menu.',
+        'Manage the call lists your dispatchers can locate by.',
+      ]}
+    />
+  );
+}
+
+export function AdminOverwatchComingSoon() {
+  return (
+    <ComingSoon
+      title="Overwatch settings"
+      summary="Set up the live multi-number views your team watches in Overwatch."
+      features={[
+        'Choose the numbers and call lists each Overwatch view follows.',
+        'Edit or retire a view.',
+      ]}
+    />
+  );
+}
+
+export function AdminApiComingSoon() {
+  return (
+    <ComingSoon
+      title="API"
+      summary="Access for partners who integrate Locus with their own dispatch systems."
+      features={[
+        'Create and revoke API credentials for your team.',
+        'See how your integration uses the API.',
+      ]}
+    >
+      <Text size="sm">
+        The API is documented already:{' '}
+        <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer">
+          API documentation (OpenAPI)
+        </Anchor>
+        .
+      </Text>
+    </ComingSoon>
+  );
+}
+
+export function AdminMetricsComingSoon() {
+  return (
+    <ComingSoon
+      title="Team and user metrics"
+      summary="How your team uses Locus, by team and by dispatcher, for any date range."
+      features={[
+        'Searches per day and per month, and successful tracks.',
+        'Case durations, location accuracy and the languages of text messages.',
+        'Each dispatcher’s searches, logins and usage calendar.',
+      ]}
+    />
+  );
+}
+
+export function AdminVerificationComingSoon() {
+  return (
+    <ComingSoon
+      title="Verification"
+      summary="Keep access to Locus limited to real public-safety staff."
+      features={[
+        'Clear the email domains of verified agencies.',
+        'Review accounts from agencies that are not listed yet.',
+      ]}
+    />
+  );
+}
+
+export function AdminPlatformMetricsComingSoon() {
+  return (
+    <ComingSoon
+      title="Platform metrics"
+      summary="Usage across every team on Locus."
+      features={[
+        'Searches, successful tracks and text messages across teams.',
+        'Logins and active users over time.',
+      ]}
+    />
+  );
+}
+
+export function AdminDevPage() {
+  return (
+    <ComingSoon
+      title="Dev"
+      summary="Tools for the people who run Locus."
+      features={[
+        'Inspect background jobs and retry failed ones.',
+        'Check the health of the platform.',
+      ]}
+    >
+      <Stack gap={6}>
+        <Text fw={600}>Available now</Text>
+        <Group gap="lg">
+          {/* Served by the API, outside this app: a full page load, not a client-side route. */}
+          <Anchor href="/admin/queues">Queue board</Anchor>
+          <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer">
+            API documentation
+          </Anchor>
+          <Anchor href="/api/v1/health" target="_blank" rel="noopener noreferrer">
+            Health
+          </Anchor>
+        </Group>
+      </Stack>
+    </ComingSoon>
+  );
+}
+
+export function OverwatchComingSoon() {
+  return (
+    <ComingSoon
+      title="Overwatch"
+      summary="Follow many numbers at once, live, on one map."
+      features={[
+        'Send location requests to a whole call list in one go.',
+        'See every caller who shares their location, as it updates.',
+      ]}
+    />
+  );
+}
+
+export function TrainingComingSoon() {
+  const videos = usePublicConfig().data?.links.trainingVideos ?? null;
+  return (
+    <ComingSoon
+      title="Training"
+      summary="Short videos that walk dispatchers and admins through Locus."
+      features={[
+        'Locating a caller, from the first text message to ending the search.',
+        'Tracking several numbers and transferring a search.',
+        'Managing users, teams and metrics as an admin.',
+      ]}
+    >
+      {videos && (
+        <Text size="sm">
+          Until then, the current videos are on{' '}
+          <Anchor href={videos} target="_blank" rel="noopener noreferrer">
+            our training channel
+          </Anchor>
+          .
+        </Text>
+      )}
+    </ComingSoon>
+  );
+}
