@@ -147,3 +147,37 @@ describe('third-party scripts', { timeout: 60_000 }, () => {
     await context.close();
   });
 });
+
+describe('the DEV page', { timeout: 60_000 }, () => {
+  it('lists the demo requests visitors sent, newest first, to the platform owner', async () => {
+    const send = (firstName: string, comment?: string) =>
+      fetch(`${env.api.url}/api/v1/auth/demo-request`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          firstName,
+          lastName: 'Visitor',
+          email: `${firstName.toLowerCase()}@county.test`,
+          phoneNumber: '+1 202 555 0111',
+          companyName: `${firstName} County 911`,
+          ...(comment ? { comment } : {}),
+        }),
+      });
+    expect((await send('Avery')).status).toBe(202);
+    expect((await send('Blake', 'Two consoles, night shift')).status).toBe(202);
+
+    const { page, context } = await newPage(env.browser);
+    await signInWithForm(page, env.api.url, 'owner@locus.test');
+    await page.goto(`${env.api.url}/admin/dev`);
+    const table = page.getByRole('region', { name: 'Demo requests' }).getByRole('table');
+    await table.waitFor();
+    const rows = await table.getByRole('row').allTextContents();
+    const blake = rows.findIndex((row) => row.includes('Blake Visitor'));
+    const avery = rows.findIndex((row) => row.includes('Avery Visitor'));
+    expect(blake).toBeGreaterThan(0);
+    expect(avery).toBeGreaterThan(blake);
+    expect(rows[blake]).toContain('Blake County 911');
+    expect(rows[blake]).toContain('Two consoles, night shift');
+    await context.close();
+  });
+});

@@ -1,4 +1,5 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { DemoRequestsPanel } from '../admin/DemoRequestsPanel';
 import { usePublicConfig } from '../public-site/public-config';
 import { ComingSoon } from './ComingSoon';
 
@@ -142,6 +143,7 @@ export function AdminDevPage() {
             Health
           </Anchor>
         </Group>
+        <DemoRequestsPanel />
       </Stack>
     </ComingSoon>
   );
