@@ -9,7 +9,7 @@ import { processTree } from './proc';
 export interface Instance {
   name: string;
   port: number;
-  /** The spawned process and its descendants (the real server under the tsx wrapper). */
+  /** The spawned process and its descendants (the server and any child it starts). */
   pids: number[];
   stop(): Promise<void>;
 }
@@ -32,7 +32,7 @@ function tail(path: string): string {
   return readFileSync(path, 'utf8').split('\n').slice(-20).join('\n');
 }
 
-/** Starts `entry` with tsx on a free port and waits for GET /api/v1/health to answer 200. */
+/** Starts `entry` with Node and tsx on a free port and waits for GET /api/v1/health to answer 200. */
 export async function startInstance(options: {
   name: string;
   entry: string;
@@ -43,7 +43,12 @@ export async function startInstance(options: {
   const logPath = join(options.logDir, `${options.name}.log`);
   // Server output goes straight to a file, not through this process's event loop.
   const log = openSync(logPath, 'a');
-  const child = spawn(join(repoRoot, 'node_modules/.bin/tsx'), [options.entry], {
+  // Node itself, not the tsx CLI: the CLI wrapper does not let SIGTERM reach the server's own
+  // graceful shutdown. BENCH_CPU_PROF_DIR writes a CPU profile of each instance on exit.
+  const profile = process.env.BENCH_CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', options.entry], {
     cwd: repoRoot,
     env: { ...process.env, ...options.env, PORT: String(port) },
     stdio: ['ignore', log, log],
