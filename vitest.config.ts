@@ -9,6 +9,7 @@ export default defineConfig({
       'services/*/src/**/*.test.ts',
       'services/*/test/**/*.test.ts',
       'infra/src/**/*.test.ts',
+      'web/src/**/*.test.ts',
       'tests/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', 'bench/**'],

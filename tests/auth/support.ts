@@ -8,7 +8,7 @@ import { testEnvironment } from '../support/environment';
 
 export { DEMO_PASSWORD };
 
-/** A seeded database, an API instance and a worker (so that e-mails reach the outbox). */
+/** A seeded database, an API instance and a worker (so that e-mails and texts reach the outbox). */
 export interface AuthStack {
   database: TestDatabase;
   api: TestApi;
@@ -17,7 +17,11 @@ export interface AuthStack {
 }
 
 export async function startAuthStack(
-  options: { env?: Record<string, string>; worker?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    worker?: boolean;
+    workerEnv?: Record<string, string>;
+  } = {},
 ): Promise<AuthStack> {
   const database = await freshDatabase();
   await seedDemo(database.db, 'development');
@@ -37,6 +41,7 @@ export async function startAuthStack(
         REDIS_URL: testEnvironment.redisUrl(),
         REDIS_KEY_PREFIX: redisPrefix,
         LOG_LEVEL: 'silent',
+        ...options.workerEnv,
       }),
       { db: database.db, connection, log: pino({ level: 'silent' }) },
     );

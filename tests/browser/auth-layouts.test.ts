@@ -87,14 +87,6 @@ describe('the map layout', { timeout: 60_000 }, () => {
     await page.screenshot({ path: '/tmp/locus-map-menu.png' });
     await context.close();
   });
-
-  it('says honestly that the map and the locate controls are coming', async () => {
-    const { page, context } = await newPage(env.browser);
-    await signInWithForm(page, env.api.url, 'dispatcher@demo-county.test');
-    await page.getByRole('heading', { name: 'Dispatcher map' }).waitFor();
-    expect(await page.getByText('Coming soon').count()).toBeGreaterThanOrEqual(1);
-    await context.close();
-  });
 });
 
 describe('third-party scripts', { timeout: 60_000 }, () => {
@@ -132,17 +124,17 @@ describe('third-party scripts', { timeout: 60_000 }, () => {
     const chatState = () => page.evaluate(() => document.documentElement.dataset.testChat ?? '');
 
     await page.goto(`${env.api.url}/about`);
-    await expect.poll(chatState).toBe('shown');
+    await expect.poll(chatState, { timeout: 10_000 }).toBe('shown');
     await signInWithForm(page, env.api.url, 'teamadmin@demo-county.test');
-    await expect.poll(chatState).toBe('hidden'); // the dashboard hides it
+    await expect.poll(chatState, { timeout: 10_000 }).toBe('hidden'); // the dashboard hides it
     await page.getByRole('button', { name: /Terry Admin/ }).click();
     await page.getByRole('menuitem', { name: 'Training Videos' }).click();
     await page.waitForURL(`${env.api.url}/training`);
-    await expect.poll(chatState).toBe('shown');
+    await expect.poll(chatState, { timeout: 10_000 }).toBe('shown');
     await page.getByRole('button', { name: /Terry Admin/ }).click();
     await page.getByRole('menuitem', { name: 'Overwatch' }).click();
     await page.waitForURL(`${env.api.url}/overwatch`);
-    await expect.poll(chatState).toBe('hidden');
+    await expect.poll(chatState, { timeout: 10_000 }).toBe('hidden');
     expect(await page.locator(`script[src="${chatUrl}"]`).count()).toBe(1);
     await context.close();
   });

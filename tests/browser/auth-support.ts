@@ -59,7 +59,13 @@ export async function startAuthEnvironment(
     databaseUrl: database.url,
     redisPrefix,
     // Every test signs in from 127.0.0.1: the per-address limits are the API tests' subject.
-    env: { WEB_DIST_DIR: web.dir, AUTH_RATE_LIMIT_MAX: '10000', ...env },
+    // Map tiles from this server: browser tests never need the internet.
+    env: {
+      WEB_DIST_DIR: web.dir,
+      AUTH_RATE_LIMIT_MAX: '10000',
+      MAP_TILE_URL: '/map-tiles/blank.png',
+      ...env,
+    },
   });
   const connection = new Redis(testEnvironment.redisUrl(), { maxRetriesPerRequest: null });
   const workers = await startWorkers(

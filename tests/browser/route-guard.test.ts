@@ -104,9 +104,9 @@ describe('signed-in users', { timeout: 60_000 }, () => {
   it('with an expired token in local storage are logged out and sent to the site', async () => {
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'dispatcher@demo-county.test');
-    // The page refreshes the cached user after sign-in and stores the whole session when it
-    // arrives: let that finish, or it would write the real expiry back over ours.
-    await page.waitForLoadState('networkidle');
+    // The app stores the whole session whenever a refresh of the user arrives, which would write
+    // the real expiry back over ours: edit it from a page of the same origin without the app.
+    await page.goto(`${env.api.url}/map-tiles/blank.png`);
     await page.evaluate(() =>
       localStorage.setItem('locus.tokenExpiresAt', String(Math.floor(Date.now() / 1000) - 1)),
     );

@@ -18,7 +18,8 @@ export interface FakeLocation {
  */
 export class FakeRapidSos {
   readonly clientId = 'locus-test-client';
-  readonly clientSecret = randomBytes(12).toString('hex');
+  /** Tests change it to play a provider whose keys were rotated. */
+  clientSecret = randomBytes(12).toString('hex');
   /** caller_id → its locations. Unknown numbers answer 404. */
   readonly locations = new Map<string, FakeLocation[]>();
   readonly requests: { method: string; path: string; authorization?: string }[] = [];

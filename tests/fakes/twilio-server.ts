@@ -48,9 +48,21 @@ export class FakeTwilio {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  /** POSTs a form to `url` signed as Twilio signs webhooks (X-Twilio-Signature). */
-  async callback(url: string, params: Record<string, string>, authToken = this.authToken) {
-    const signature = twilio.getExpectedTwilioSignature(authToken, url, params);
+  /**
+   * POSTs a form to `url` signed as Twilio signs webhooks (X-Twilio-Signature). Twilio signs the
+   * URL configured for the webhook (`signedUrl`: the public one), which a proxy may forward to
+   * another address (`url`).
+   */
+  async callback(
+    url: string,
+    params: Record<string, string>,
+    options: { authToken?: string; signedUrl?: string; signedParams?: Record<string, string> } = {},
+  ) {
+    const signature = twilio.getExpectedTwilioSignature(
+      options.authToken ?? this.authToken,
+      options.signedUrl ?? url,
+      options.signedParams ?? params,
+    );
     return fetch(url, {
       method: 'POST',
       headers: {

@@ -12,6 +12,8 @@ export interface ReceivedFrame {
 export class TestSocket {
   readonly frames: ReceivedFrame[] = [];
   private readonly counts = new Map<string, number>();
+  /** Frames that arrived as binary: a browser hands those to `onmessage` as a Blob, not text. */
+  binaryFrames = 0;
   closeCode: number | undefined;
   closeReason = '';
   private waiters: {
@@ -21,7 +23,8 @@ export class TestSocket {
   private closeWaiters: ((code: number) => void)[] = [];
 
   private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) this.binaryFrames += 1;
       const frame = JSON.parse(data.toString()) as ReceivedFrame;
       this.frames.push(frame);
       this.counts.set(frame.event, (this.counts.get(frame.event) ?? 0) + 1);

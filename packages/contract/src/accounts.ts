@@ -172,6 +172,8 @@ export const PublicConfig = z.object({
   /** Third-party widgets; each loads only when its URL is set. */
   chatAssistantScriptUrl: z.string().url().nullable(),
   supportWidgetScriptUrl: z.string().url().nullable(),
+  /** The dispatcher map's tiles: a Leaflet URL template and its attribution (HTML). */
+  map: z.object({ tileUrl: z.string().min(1), attribution: z.string() }),
   links: z.object({
     faq: z.string().url(),
     helpCentre: z.string().url(),

@@ -18,6 +18,11 @@ export const errorCodes = [
   'account-locked',
   'invalid-code',
   'captcha-failed',
+  // Tracking
+  'lookup-timeout',
+  'lookup-no-location',
+  'sms-opted-out',
+  'sms-failed',
   // Generic HTTP
   'validation-failed',
   'unauthorized',

@@ -5,3 +5,5 @@ export * from './jobs';
 export * from './router';
 export * from './auth';
 export * from './accounts';
+export * from './tracking';
+export * from './i18n/caller-texts';

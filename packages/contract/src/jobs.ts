@@ -51,6 +51,30 @@ export const jobs = {
     payload: z.object({}).strict(),
     options: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 }, ...keepHistory },
   },
+  /**
+   * Asks the emergency-data provider where a phone is. Interactive: the API waits for it, so it is
+   * never retried; the outcome is written to its `location_lookups` row (`jobId` = row id).
+   */
+  locationLookup: {
+    name: 'location.lookup',
+    queue: 'location',
+    payload: z.object({ lookupId: z.string().uuid() }).strict(),
+    options: { attempts: 1, backoff: { type: 'fixed', delay: 0 }, ...keepHistory },
+  },
+  /** Sends one row of `sms_messages` through the configured provider; `jobId` is the row's id. */
+  smsSend: {
+    name: 'sms.send',
+    queue: 'sms',
+    payload: z.object({ smsId: z.string().uuid() }).strict(),
+    options: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 }, ...keepHistory },
+  },
+  /** Writes an ended session's export file (SPEC.md §3 Export row) to storage. */
+  exportUpload: {
+    name: 'export.upload',
+    queue: 'export',
+    payload: z.object({ sessionId: z.string().uuid() }).strict(),
+    options: { attempts: 8, backoff: { type: 'exponential', delay: 30_000 }, ...keepHistory },
+  },
 } as const satisfies Record<string, JobDefinition<z.ZodTypeAny>>;
 
 export type JobKey = keyof typeof jobs;

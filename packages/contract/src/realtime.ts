@@ -35,6 +35,15 @@ export const sessionEvents = {
     code: z.string().max(64),
     message: z.string().max(500),
   }),
+  /** What the SMS provider reported about the link text (sent, then delivered or failed). */
+  'sms-status': z.object({
+    seq,
+    sessionId,
+    callerId,
+    status: z.enum(['sent', 'delivered', 'failed', 'undelivered']),
+  }),
+  /** The caller texted back (STOP and HELP included). The body is shown to the dispatcher. */
+  'sms-received': z.object({ seq, sessionId, callerId, body: z.string().max(1600) }),
 } as const;
 export type SessionEventName = keyof typeof sessionEvents;
 export type SessionEventData<E extends SessionEventName> = z.infer<(typeof sessionEvents)[E]>;
@@ -54,6 +63,8 @@ export const dispatcherClientEvents = {
 /** server → dispatcher */
 export const dispatcherServerEvents = {
   ...sessionEvents,
+  /** The session was ended (by its dispatcher, elsewhere); the socket closes with 4410. */
+  'session-ended': z.object({ sessionId }),
   joined: z.object({
     sessionId,
     /** How many missed events were replayed before going live. */

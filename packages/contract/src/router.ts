@@ -9,6 +9,7 @@ import {
   usersContract,
 } from './accounts';
 import { authContract } from './auth';
+import { trackingContract } from './tracking';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -40,6 +41,7 @@ export const contract = c.router(
     demoRequests: demoRequestsContract,
     devOutbox: devOutboxContract,
     publicConfig: publicConfigContract,
+    tracking: trackingContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

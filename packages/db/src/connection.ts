@@ -8,14 +8,26 @@ export interface DbOptions {
   connectionString: string;
   maxConnections?: number;
   applicationName?: string;
+  /**
+   * An idle pooled connection failed (the server restarted, failed over, or dropped it). pg
+   * discards the connection; without a listener the error would crash the process.
+   */
+  onIdleError?: (error: Error) => void;
 }
 
 export function createPool({
   connectionString,
   maxConnections = 10,
   applicationName = 'locus',
+  onIdleError = (error) => console.error('idle Postgres connection failed:', error.message),
 }: DbOptions): pg.Pool {
-  return new pg.Pool({ connectionString, max: maxConnections, application_name: applicationName });
+  const pool = new pg.Pool({
+    connectionString,
+    max: maxConnections,
+    application_name: applicationName,
+  });
+  pool.on('error', onIdleError);
+  return pool;
 }
 
 export function createDb(options: DbOptions): { db: Database; pool: pg.Pool } {

@@ -19,6 +19,7 @@ export {
   selectShowsSmsPrompt,
   selectShowsWaitingModal,
   selectShowsEndConfirmation,
+  selectIsSendingSms,
   selectIsBusy,
   selectModal,
   selectLog,

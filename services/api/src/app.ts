@@ -31,6 +31,9 @@ import type { AppDeps } from './platform/deps';
 import { loggerOptions } from './platform/logger';
 import { createMetrics, type Metrics } from './platform/metrics';
 import { createQueues, type Queues } from './platform/queues';
+import { locationRoutes } from './modules/location/routes';
+import { twilioWebhookRoutes } from './modules/sms/routes';
+import type { RealtimeContext } from './modules/realtime/context';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -54,6 +57,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     connectionString: config.DATABASE_URL,
     maxConnections: config.DB_POOL_MAX,
     applicationName: 'locus-api',
+    onIdleError: (error) => app.log.error({ err: error }, 'idle Postgres connection failed'),
   });
   // Named so that an operator reading CLIENT LIST can tell instances and roles apart.
   const instanceId = randomBytes(4).toString('hex');
@@ -87,7 +91,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     },
   });
   const keys = new SessionKeys(config.REDIS_KEY_PREFIX);
-  const hub = new RealtimeHub({
+  const realtime: RealtimeContext = {
     db,
     log: app.log,
     config,
@@ -98,7 +102,10 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       streamMaxLen: config.REPLAY_STREAM_MAX_LEN,
       ttlSeconds: config.SESSION_REDIS_TTL_SECONDS,
     }),
-  });
+  };
+  const hub = new RealtimeHub(realtime);
+  await hub.start();
+  await queues.ready();
   app.server.on('upgrade', hub.handleUpgrade);
 
   // Before any route or scope, so that all of them inherit these.
@@ -131,6 +138,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   demoRequestRoutes(app, deps);
   devOutboxRoutes(app, deps);
   publicConfigRoutes(app, config);
+  locationRoutes(app, { ...deps, realtime, hub });
+  await twilioWebhookRoutes(app, { ...deps, realtime, hub });
 
   await registerQueueBoard(app, queues.all, queueBoardAccess(db));
   installNotFoundHandler(app, await registerWebApp(app, config.WEB_DIST_DIR));

@@ -67,6 +67,7 @@ export const ApiConfig = z.object({
   CALLER_MAX_EVENTS_PER_SECOND: int(10),
   CALLER_EVENT_BURST: int(60),
   DISPATCHER_TOKEN_TTL_SECONDS: int(12 * 3600),
+  /** The hard cap: no caller link works longer than this after it was sent, opened or not. */
   CALLER_TOKEN_TTL_SECONDS: int(24 * 3600),
   SHUTDOWN_TIMEOUT_MS: int(10_000),
 
@@ -117,6 +118,27 @@ export const ApiConfig = z.object({
   CAREERS_URL: z.string().url().default('https://locus.example.com/careers'),
   SOCIAL_LINKS: SocialLinks.default(defaultSocialLinks),
   TRAINING_VIDEOS_URL: optionalUrl,
+
+  // --- Tracking
+  /** `outbox` keeps text messages in the database (see the dev outbox); `twilio` sends them. */
+  SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
+  /** Twilio's auth token: inbound messages and status callbacks must be signed with it. */
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  /** How long the API waits for an automatic lookup before the dispatcher is offered a text message. */
+  LOOKUP_WAIT_MS: int(8_000),
+  /** How long a text-message request waits for the provider's answer before answering "queued". */
+  SMS_WAIT_MS: int(10_000),
+  /** A caller link not opened within this many seconds expires. */
+  CALLER_LINK_OPEN_WITHIN_SECONDS: int(2 * 3600),
+
+  // --- The dispatcher map
+  /** A Leaflet tile URL template; a path on this server (e.g. the blank `/map-tiles/blank.png`) works offline. */
+  MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_TILE_ATTRIBUTION: z
+    .string()
+    .default(
+      '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    ),
 });
 export type ApiConfig = z.infer<typeof ApiConfig>;
 
@@ -135,6 +157,12 @@ function crossChecks(config: ApiConfig): string[] {
   if (config.CAPTCHA_PROVIDER !== 'off') {
     if (!config.CAPTCHA_SITE_KEY) problems.push('  CAPTCHA_SITE_KEY: required with a captcha');
     if (!config.CAPTCHA_SECRET_KEY) problems.push('  CAPTCHA_SECRET_KEY: required with a captcha');
+  }
+  if (config.SMS_PROVIDER === 'twilio') {
+    // Without them STOP would never be recorded and texted links would point at localhost.
+    if (!config.TWILIO_AUTH_TOKEN)
+      problems.push('  TWILIO_AUTH_TOKEN: required with SMS_PROVIDER=twilio');
+    if (!config.PUBLIC_URL) problems.push('  PUBLIC_URL: required with SMS_PROVIDER=twilio');
   }
   return problems;
 }

@@ -28,18 +28,58 @@ export const WorkerConfig = z.object({
   EMAIL_SWEEP_AFTER_SECONDS: z.coerce.number().int().positive().default(300),
   /** An e-mail not sent within this many hours is marked failed and no longer retried. */
   EMAIL_GIVE_UP_HOURS: z.coerce.number().int().positive().default(24),
+
+  // --- Tracking
+  /** Where the caller's link points and Twilio's status callbacks go (the API's public URL). */
+  PUBLIC_URL: z.string().url().optional(),
+  /** `simulator`: the documented demo numbers; `rapid-sos`: a RapidSOS-style provider. */
+  LOOKUP_PROVIDER: z.enum(['simulator', 'rapid-sos']).default('simulator'),
+  RAPID_SOS_BASE_URL: z.string().url().optional(),
+  RAPID_SOS_CLIENT_ID: z.string().optional(),
+  RAPID_SOS_CLIENT_SECRET: z.string().optional(),
+  /** The whole provider lookup; keep it below the API's LOOKUP_WAIT_MS. */
+  LOOKUP_TIMEOUT_MS: z.coerce.number().int().positive().default(6_000),
+  /** `outbox` keeps text messages in the database (dev outbox); `twilio` sends them. */
+  SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  /** A Messaging Service sid (MG…) or a sending number in E.164. */
+  TWILIO_FROM: z.string().optional(),
+  /** Only for a Twilio-compatible proxy or a test double. */
+  TWILIO_API_BASE_URL: z.string().url().optional(),
+  /** `local` writes export files under EXPORT_DIR. */
+  EXPORT_STORAGE: z.enum(['local']).default('local'),
+  EXPORT_DIR: z.string().default('.data/exports'),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
 export function parseWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const result = WorkerConfig.safeParse(env);
   const problems = result.success
-    ? result.data.EMAIL_PROVIDER === 'smtp' && !result.data.SMTP_URL
-      ? ['  SMTP_URL: required with EMAIL_PROVIDER=smtp']
-      : []
+    ? requiredTogether(result.data)
     : result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
   if (!result.success || problems.length > 0) {
     throw new Error(`Invalid worker configuration:\n${problems.join('\n')}\nSee .env.example.`);
   }
   return result.data;
+}
+
+/** Settings that a chosen provider needs. */
+function requiredTogether(config: WorkerConfig): string[] {
+  const needs: [boolean, (keyof WorkerConfig)[], string][] = [
+    [config.EMAIL_PROVIDER === 'smtp', ['SMTP_URL'], 'EMAIL_PROVIDER=smtp'],
+    [
+      config.LOOKUP_PROVIDER === 'rapid-sos',
+      ['RAPID_SOS_BASE_URL', 'RAPID_SOS_CLIENT_ID', 'RAPID_SOS_CLIENT_SECRET'],
+      'LOOKUP_PROVIDER=rapid-sos',
+    ],
+    [
+      config.SMS_PROVIDER === 'twilio',
+      ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'],
+      'SMS_PROVIDER=twilio',
+    ],
+  ];
+  return needs.flatMap(([chosen, keys, why]) =>
+    chosen ? keys.filter((key) => !config[key]).map((key) => `  ${key}: required with ${why}`) : [],
+  );
 }

@@ -20,6 +20,7 @@ const { db } = createDb({
   connectionString: config.DATABASE_URL,
   maxConnections: config.DB_POOL_MAX,
   applicationName: 'locus-worker',
+  onIdleError: (error) => log.error({ err: error }, 'idle Postgres connection failed'),
 });
 // BullMQ workers block on Redis; it requires maxRetriesPerRequest: null.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });

@@ -3,6 +3,10 @@ import type { JobKey, JobPayload } from '@locus/contract';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config';
 import type { EmailProvider } from './providers/email';
+import type { Job } from 'bullmq';
+import type { LocationLookupProvider } from './providers/location';
+import type { SmsProvider } from './providers/sms';
+import type { ExportStorage } from './providers/storage';
 import type { WorkerQueues } from './queues';
 
 export interface JobContext {
@@ -11,6 +15,11 @@ export interface JobContext {
   config: WorkerConfig;
   email: EmailProvider;
   queues: WorkerQueues;
+  lookup: LocationLookupProvider;
+  sms: SmsProvider;
+  storage: ExportStorage;
+  /** The running job (attempts made, options), when there is one. */
+  job?: Pick<Job, 'attemptsMade' | 'opts'>;
 }
 
 export type Processor<K extends JobKey> = (

@@ -3,6 +3,9 @@ import { emailSend } from './jobs/email/send';
 import { emailSweep } from './jobs/email/sweep';
 import { accountsPurge } from './jobs/maintenance/accounts-purge';
 import { retentionPurge } from './jobs/maintenance/retention-purge';
+import { exportUpload } from './jobs/export/upload';
+import { locationLookup } from './jobs/location/lookup';
+import { smsSend } from './jobs/sms/send';
 import type { Processor } from './processor';
 
 /** Every job of the contract and its processor. The worker will not start if one is missing. */
@@ -11,6 +14,9 @@ export const processors: { [K in JobKey]: Processor<K> } = {
   emailSend,
   emailSweep,
   accountsPurge,
+  locationLookup,
+  smsSend,
+  exportUpload,
 };
 
 export function missingProcessors(): string[] {

@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
 import type { WorkerConfig } from './config';
 import type { JobContext } from './processor';
 import { emailProviderFromConfig } from './providers/email';
+import { lookupProviderFromConfig } from './providers/location';
+import { smsProviderFromConfig } from './providers/sms';
+import { exportStorageFromConfig } from './providers/storage';
 import { createWorkerQueues } from './queues';
 import { missingProcessors, processors } from './registry';
 
@@ -25,6 +28,9 @@ export async function startWorkers(
   if (missing.length > 0) throw new Error(`no processor for job(s): ${missing.join(', ')}`);
   const prefix = bullPrefix(config.REDIS_KEY_PREFIX);
   const email = emailProviderFromConfig(config);
+  const lookup = lookupProviderFromConfig(config);
+  const sms = smsProviderFromConfig(config);
+  const storage = exportStorageFromConfig(config);
   const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX);
 
   const process = async (job: Job) => {
@@ -36,7 +42,17 @@ export async function startWorkers(
       payload: unknown,
       context: JobContext,
     ) => Promise<unknown>;
-    return processor(payload, { db: deps.db, log, config, email, queues });
+    return processor(payload, {
+      db: deps.db,
+      log,
+      config,
+      email,
+      queues,
+      lookup,
+      sms,
+      storage,
+      job,
+    });
   };
 
   const workers = queueNames.map(

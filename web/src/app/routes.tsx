@@ -14,6 +14,8 @@ import {
 } from '../auth/pages/ForgotPasswordPages';
 import { SignInPage } from '../auth/pages/SignInPage';
 import { SignOutPage } from '../auth/pages/SignOutPage';
+import { CallerPage } from '../caller/CallerPage';
+import { lazyPage } from './lazy-page';
 import {
   AdminApiComingSoon,
   AdminDevPage,
@@ -23,13 +25,16 @@ import {
   AdminTeamsComingSoon,
   AdminUsersComingSoon,
   AdminVerificationComingSoon,
-  DashboardComingSoon,
   OverwatchComingSoon,
   TrainingComingSoon,
 } from '../coming-soon/screens';
 import { AboutPage, LandingPage } from '../public-site';
 import { NotFoundPage } from './NotFoundPage';
 import type { RouteMeta } from './route-meta';
+
+const DashboardPage = lazyPage(() =>
+  import('../dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })),
+);
 
 /** The public pages open the shell's Sign In and Create Account modals. */
 function Landing() {
@@ -137,7 +142,7 @@ export const appRoutes: AppRoute[] = [
       layout: 'map',
       chatbotHidden: true,
     },
-    element: <DashboardComingSoon />,
+    element: <DashboardPage />,
   },
 
   {
@@ -242,6 +247,18 @@ export const appRoutes: AppRoute[] = [
     path: '/training',
     meta: { name: 'training', title: 'Training', access: 'login', layout: 'training' },
     element: <TrainingComingSoon />,
+  },
+  {
+    // The caller's page, opened from the text message: no sign-in, whoever is signed in here.
+    path: '/share',
+    meta: {
+      name: 'caller-share',
+      title: 'Share your location',
+      access: 'always',
+      layout: null,
+      chatbotHidden: true,
+    },
+    element: <CallerPage />,
   },
   {
     path: '*',

@@ -53,6 +53,7 @@ export interface ConnectionTokens {
   caller_id: string | null;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
+  hard_expires_at: Timestamp | null;
   kind: string;
   revoked_at: Timestamp | null;
   session_id: string;
@@ -101,6 +102,22 @@ export interface LocationFixes {
   uncertainty_radius_m: number;
 }
 
+export interface LocationLookups {
+  address: string | null;
+  altitude: number | null;
+  answered_at: Timestamp | null;
+  caller_id: string;
+  captured_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  error: string | null;
+  id: Generated<string>;
+  latitude: number | null;
+  longitude: number | null;
+  session_id: string;
+  status: Generated<string>;
+  uncertainty_radius_m: number | null;
+}
+
 export interface OneTimeCodes {
   code_hash: Buffer;
   created_at: Generated<Timestamp>;
@@ -122,9 +139,11 @@ export interface Psaps {
 }
 
 export interface SessionCallers {
+  connected_sockets: Generated<number>;
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   language: Generated<string>;
+  link_opened_at: Timestamp | null;
   phone_number: string;
   session_id: string;
 }
@@ -136,6 +155,36 @@ export interface SessionEvents {
   payload: Json;
   seq: number;
   session_id: string;
+}
+
+export interface SessionExports {
+  created_at: Generated<Timestamp>;
+  file_name: string | null;
+  session_id: string;
+  storage_key: string | null;
+  stored_at: Timestamp | null;
+  team_id: string;
+}
+
+export interface SmsMessages {
+  body: string;
+  caller_id: string | null;
+  created_at: Generated<Timestamp>;
+  direction: string;
+  error: string | null;
+  id: Generated<string>;
+  language: string | null;
+  phone_number: string;
+  provider: string | null;
+  provider_message_id: string | null;
+  sent_at: Timestamp | null;
+  session_id: string | null;
+  status: string;
+}
+
+export interface SmsOptOuts {
+  created_at: Generated<Timestamp>;
+  phone_number: string;
 }
 
 export interface TeamMembers {
@@ -153,6 +202,7 @@ export interface Teams {
   is_active: Generated<boolean>;
   is_coast_guard: Generated<boolean>;
   is_platform_owner: Generated<boolean>;
+  lookup_active: Generated<boolean>;
   permission_levels: Generated<string[]>;
   team_name: string;
 }
@@ -163,6 +213,8 @@ export interface TrackingSessions {
   ended_at: Timestamp | null;
   id: Generated<string>;
   last_active_at: Generated<Timestamp>;
+  location_type: string | null;
+  request_error: string | null;
   status: Generated<string>;
   team_id: string | null;
 }
@@ -195,10 +247,14 @@ export interface DB {
   demo_requests: DemoRequests;
   emails: Emails;
   location_fixes: LocationFixes;
+  location_lookups: LocationLookups;
   one_time_codes: OneTimeCodes;
   psaps: Psaps;
   session_callers: SessionCallers;
   session_events: SessionEvents;
+  session_exports: SessionExports;
+  sms_messages: SmsMessages;
+  sms_opt_outs: SmsOptOuts;
   team_members: TeamMembers;
   teams: Teams;
   tracking_sessions: TrackingSessions;

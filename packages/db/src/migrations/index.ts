@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely/migration';
 import * as foundation from './2026-11-22T08-00_foundation';
 import * as accounts from './2026-11-23T09-00_accounts';
+import * as tracking from './2026-11-23T12-00_tracking';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -9,4 +10,5 @@ import * as accounts from './2026-11-23T09-00_accounts';
 export const migrations: Record<string, Migration> = {
   '2026-11-22T08-00_foundation': foundation,
   '2026-11-23T09-00_accounts': accounts,
+  '2026-11-23T12-00_tracking': tracking,
 };

@@ -16,6 +16,12 @@ export interface TrackedLocation {
   dateTimeCaptured: string;
 }
 
+/** What the SMS provider reported about the text message with the caller's link. */
+export type SmsDeliveryStatus = 'sent' | 'delivered' | 'failed' | 'undelivered';
+
+/** Why the server closed the dispatcher socket for good (no reconnect can help). */
+export type SessionClosedReason = 'ended' | 'not-found' | 'invalid-token';
+
 /** Error codes of SPEC.md §8 that change what the dispatcher sees. */
 export type RequestErrorCode =
   | 'verify-email'
@@ -57,4 +63,6 @@ export type TrackingEvent =
   | { type: 'LIVE.TAB_FOCUS'; callerId: string; focused: boolean }
   | { type: 'LIVE.SHARING'; callerId: string; sharing: boolean }
   | { type: 'LIVE.SHARING_ERROR'; callerId: string; message: string }
-  | { type: 'LIVE.SMS_RECEIVED'; from: string; body: string };
+  | { type: 'LIVE.SMS_RECEIVED'; from: string; body: string }
+  | { type: 'LIVE.SMS_STATUS'; callerId: string; status: SmsDeliveryStatus }
+  | { type: 'LIVE.SESSION_CLOSED'; reason: SessionClosedReason };

@@ -89,6 +89,8 @@ describe('the tracking machine', () => {
     expect(calls.lookup).toEqual(['request-1']);
     expect(snapshot().context.locationType).toBe('RAPID_SOS');
     expect(selectShowsSmsPrompt(snapshot())).toBe(false);
+    // No text was sent: nothing to wait for in a modal while the provider's fix travels.
+    expect(selectShowsWaitingModal(snapshot())).toBe(false);
     expect(selectShowsEntryControls(snapshot())).toBe(false);
     expect(selectHeading(snapshot())).toBe('Locating +12025550123');
     expect(messages(snapshot())[0]).toBe('Locating +12025550123');
@@ -129,6 +131,39 @@ describe('the tracking machine', () => {
       'Unable to send SMS request for location',
     );
     expect(selectShowsSmsPrompt(snapshot())).toBe(true);
+  });
+
+  it('offers the text message again when the provider reports it failed, and logs each delivery status', async () => {
+    const { actor, calls, settle, snapshot } = start({ lookup: noTeam });
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    actor.send({ type: 'SEND_SMS', language: 'fr' });
+    await settle();
+    actor.send({ type: 'LIVE.SMS_STATUS', callerId: 'c1', status: 'sent' });
+    expect(selectShowsWaitingModal(snapshot())).toBe(true);
+
+    actor.send({ type: 'LIVE.SMS_STATUS', callerId: 'c1', status: 'undelivered' });
+    expect(selectShowsWaitingModal(snapshot())).toBe(false);
+    expect(selectShowsSmsPrompt(snapshot())).toBe(true);
+    expect(selectStatusText(snapshot(), 'Connected')).toBe(
+      'Unable to send SMS request for location',
+    );
+
+    actor.send({ type: 'SEND_SMS', language: 'fr' });
+    await settle();
+    expect(calls.sms).toEqual(['fr', 'fr']);
+    actor.send({ type: 'LIVE.SMS_STATUS', callerId: 'c1', status: 'delivered' });
+    expect(selectStatusText(snapshot(), 'Connected')).toBe('Connected');
+    expect(messages(snapshot())).toEqual(
+      expect.arrayContaining([
+        'Text message sent',
+        'Text message was not delivered',
+        'Text message delivered',
+      ]),
+    );
+
+    actor.send({ type: 'LIVE.SESSION_CLOSED', reason: 'ended' });
+    expect(messages(snapshot()).at(-1)).toBe('The tracking session has ended');
   });
 
   it('shows the e-mail verification modal for verify-email and the cleared-domain modal for unauthorized-domain', async () => {
@@ -259,5 +294,28 @@ describe('the tracking machine', () => {
         'waiting',
       ].sort(),
     );
+  });
+
+  it('does not wait for a location that arrived before the lookup answered', async () => {
+    let answer: (value: { uuid: string }) => void = () => undefined;
+    const machine = trackingMachine.provide({
+      actors: {
+        startStream: fromPromise(async () => ({ connectionRequestUuid: 'r', token: 't' })),
+        lookup: fromPromise(() => new Promise<{ uuid: string }>((resolve) => (answer = resolve))),
+      },
+      actions: { openSocket: () => undefined },
+    });
+    const actor = createActor(machine).start();
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550107' });
+    await waitFor(actor, (s) => JSON.stringify(s.value).includes('lookingUp'));
+    actor.send({
+      type: 'LIVE.LOCATION',
+      callerId: 'c',
+      location: { ...at(1), capturedFromSource: 'RAPID_SOS' },
+    });
+    answer({ uuid: 'lookup-1' });
+    const settled = await waitFor(actor, (s) => s.hasTag('located'));
+    expect(selectShowsWaitingModal(settled)).toBe(false);
+    expect(selectLatestLocation(settled)?.location.capturedFromSource).toBe('RAPID_SOS');
   });
 });

@@ -2,6 +2,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import type {
   LocationSource,
   RequestError,
+  SessionClosedReason,
+  SmsDeliveryStatus,
   SmsLanguage,
   TrackedLocation,
   TrackingEvent,
@@ -100,6 +102,22 @@ const withCaller = (
 
 const entry = (message: string): LogEntry => ({ message, time: Date.now() });
 
+const smsStatusMessages: Record<SmsDeliveryStatus, string> = {
+  sent: 'Text message sent',
+  delivered: 'Text message delivered',
+  failed: 'Text message could not be sent',
+  undelivered: 'Text message was not delivered',
+};
+
+const isSmsFailure = (status: SmsDeliveryStatus): boolean =>
+  status === 'failed' || status === 'undelivered';
+
+const sessionClosedMessages: Record<SessionClosedReason, string> = {
+  ended: 'The tracking session has ended',
+  'not-found': 'The tracking session could not be found',
+  'invalid-token': 'The tracking session can no longer be joined',
+};
+
 /**
  * One dispatcher tracking one number (SPEC.md §4 "Tracking (dispatcher)"), steps 1–8 of the
  * request flow, the live events, and ending. Pure: every effect is a named actor or action the
@@ -178,14 +196,34 @@ export const trackingMachine = setup({
       if (event.type !== 'LIVE.SMS_RECEIVED') return {};
       return { log: [...context.log, entry(`SMS Received: ${event.body}`)] };
     }),
+    onSmsStatus: assign(({ context, event }) => {
+      if (event.type !== 'LIVE.SMS_STATUS') return {};
+      const failed = isSmsFailure(event.status);
+      // A later text that went out supersedes an earlier failure; other status texts stay.
+      const statusText: RequestStatusText | null = failed
+        ? 'Unable to send SMS request for location'
+        : context.statusText === 'Unable to send SMS request for location'
+          ? null
+          : context.statusText;
+      return { statusText, log: [...context.log, entry(smsStatusMessages[event.status])] };
+    }),
+    onSessionClosed: assign(({ context, event }) => {
+      if (event.type !== 'LIVE.SESSION_CLOSED') return {};
+      return { log: [...context.log, entry(sessionClosedMessages[event.reason])] };
+    }),
   },
   guards: {
+    hasLocation: ({ context }) =>
+      Object.values(context.callers).some((state) => state.locations.length > 0),
+    isSmsFailure: ({ event }) => event.type === 'LIVE.SMS_STATUS' && isSmsFailure(event.status),
     /** SPEC.md §4: locations are deduplicated by capture time, per caller. */
     isNewLocation: ({ context, event }) => {
       if (event.type !== 'LIVE.LOCATION') return false;
-      const at = Date.parse(event.location.dateTimeCaptured);
-      return !caller(context, event.callerId).locations.some(
-        (known) => Date.parse(known.dateTimeCaptured) >= at,
+      // Only a fix newer than all others is ever added, so the list is in capture order and the
+      // newest is the one to beat: constant time, which matters when a rejoin replays thousands.
+      const newest = caller(context, event.callerId).locations.at(-1);
+      return (
+        !newest || Date.parse(event.location.dateTimeCaptured) > Date.parse(newest.dateTimeCaptured)
       );
     },
   },
@@ -231,6 +269,8 @@ export const trackingMachine = setup({
         'LIVE.SHARING': { actions: 'onSharing' },
         'LIVE.SHARING_ERROR': { actions: 'onSharingError' },
         'LIVE.SMS_RECEIVED': { actions: 'onSmsReceived' },
+        'LIVE.SMS_STATUS': { actions: 'onSmsStatus' },
+        'LIVE.SESSION_CLOSED': { actions: 'onSessionClosed' },
         DISMISS_MODAL: { actions: assign({ modal: null }) },
       },
       states: {
@@ -274,8 +314,10 @@ export const trackingMachine = setup({
                   connectionRequestUuid: context.connectionRequestUuid ?? '',
                 }),
                 onDone: {
-                  // SPEC.md §4 step 6: a uuid back means the provider located the phone.
-                  target: 'awaitingLocation',
+                  // SPEC.md §4 step 6: a uuid back means the provider located the phone. Its fix
+                  // is published before the answer, so it is usually here already; no text was
+                  // sent, so there is no waiting modal either way.
+                  target: 'settlingLookup',
                   actions: [
                     assign({ locationType: 'RAPID_SOS' }),
                     { type: 'logMessage', params: 'Automatic location lookup succeeded' },
@@ -311,7 +353,7 @@ export const trackingMachine = setup({
             },
             smsDeclined: {},
             requestingSms: {
-              tags: ['busy'],
+              tags: ['busy', 'sending-sms'],
               invoke: {
                 id: 'requestSms',
                 src: 'requestSms',
@@ -320,8 +362,9 @@ export const trackingMachine = setup({
                   language: context.language,
                 }),
                 onDone: {
-                  // Step 8: the type becomes Text and the waiting modal shows.
-                  target: 'awaitingLocation',
+                  // Step 8: the type becomes Text and the waiting modal shows (unless the
+                  // caller was quicker than the answer).
+                  target: 'settling',
                   actions: assign(({ context }) => ({
                     locationType: 'TEXT_MESSAGE' as const,
                     statusText: null,
@@ -345,9 +388,35 @@ export const trackingMachine = setup({
                 },
               },
             },
+            settlingLookup: {
+              always: [
+                { guard: 'hasLocation', target: 'located' },
+                { target: 'awaitingProviderFix' },
+              ],
+            },
+            /** The provider's fix is on its way over the socket. */
+            awaitingProviderFix: {
+              on: {
+                'LIVE.LOCATION': {
+                  guard: 'isNewLocation',
+                  target: 'located',
+                  actions: 'addLocation',
+                },
+              },
+            },
+            /** Waits for the first location, unless one arrived while the request was in flight. */
+            settling: {
+              always: [{ guard: 'hasLocation', target: 'located' }, { target: 'awaitingLocation' }],
+            },
             awaitingLocation: {
               tags: ['waiting-for-location'],
               on: {
+                // The text never reached the caller: waiting is pointless, offer it again.
+                'LIVE.SMS_STATUS': {
+                  guard: 'isSmsFailure',
+                  target: 'smsPrompt',
+                  actions: 'onSmsStatus',
+                },
                 // The waiting modal closes on the first new location.
                 'LIVE.LOCATION': {
                   guard: 'isNewLocation',

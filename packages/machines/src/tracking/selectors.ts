@@ -22,6 +22,8 @@ export const selectShowsWaitingModal = (snapshot: Snapshot): boolean =>
   snapshot.hasTag('waiting-for-location');
 export const selectShowsEndConfirmation = (snapshot: Snapshot): boolean =>
   snapshot.hasTag('end-confirmation');
+/** The SMS prompt stays up, its Send SMS button busy, while the request is on its way. */
+export const selectIsSendingSms = (snapshot: Snapshot): boolean => snapshot.hasTag('sending-sms');
 export const selectIsBusy = (snapshot: Snapshot): boolean => snapshot.hasTag('busy');
 export const selectModal = (snapshot: Snapshot) => snapshot.context.modal;
 export const selectLog = (snapshot: Snapshot) => snapshot.context.log;

@@ -1,27 +1,86 @@
 import { bullPrefix, jobs, queueNames, type JobKey, type JobPayload } from '@locus/contract';
-import { Queue } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
+
+/** Queues whose jobs a request waits for (an interactive lookup, a text message to a caller). */
+const awaitedQueues: string[] = [jobs.locationLookup.queue, jobs.smsSend.queue];
+
+export type JobOutcome = 'completed' | 'failed' | 'timeout';
 
 /** The API's handle on every queue: it enqueues, the worker processes. */
 export function createQueues(connection: Redis, redisKeyPrefix: string) {
-  const queues = new Map(
-    queueNames.map((name) => [
-      name,
-      new Queue(name, { connection, prefix: bullPrefix(redisKeyPrefix) }),
-    ]),
+  const prefix = bullPrefix(redisKeyPrefix);
+  const queues = new Map(queueNames.map((name) => [name, new Queue(name, { connection, prefix })]));
+  // QueueEvents blocks on its connection (XREAD); BullMQ duplicates the shared one for that.
+  const events = new Map(
+    awaitedQueues.map((name) => [name, new QueueEvents(name, { connection, prefix })]),
   );
   return {
     all: [...queues.values()],
+    /** Resolves once the job-completion listeners are running, so that no outcome is missed. */
+    ready: () =>
+      Promise.all([...events.values()].map((queueEvents) => queueEvents.waitUntilReady())),
     /** Enqueues a job with its contract options; `jobId` makes a re-enqueue of the same row a no-op. */
-    async enqueue<K extends JobKey>(key: K, payload: JobPayload<K>, jobId?: string): Promise<void> {
+    async enqueue<K extends JobKey>(
+      key: K,
+      payload: JobPayload<K>,
+      jobId?: string,
+      delayMs?: number,
+    ): Promise<void> {
       const job = jobs[key];
       const queue = queues.get(job.queue)!;
       await queue.add(job.name, job.payload.parse(payload), {
         ...job.options,
         ...(jobId ? { jobId } : {}),
+        ...(delayMs ? { delay: delayMs } : {}),
       });
     },
-    close: () => Promise.all([...queues.values()].map((queue) => queue.close())),
+    /**
+     * Enqueues a job and waits until the worker has finished it (every attempt, for a failure),
+     * or `timeoutMs`. The job's row holds the outcome; this only says when to read it.
+     */
+    async enqueueAndWait<K extends JobKey>(
+      key: K,
+      payload: JobPayload<K>,
+      jobId: string,
+      timeoutMs: number,
+    ): Promise<JobOutcome> {
+      const definition = jobs[key];
+      const queueEvents = events.get(definition.queue);
+      if (!queueEvents) throw new Error(`jobs of queue ${definition.queue} cannot be awaited`);
+      const job = await queues
+        .get(definition.queue)!
+        .add(definition.name, definition.payload.parse(payload), {
+          ...definition.options,
+          jobId,
+        });
+      return finished(job, queueEvents, timeoutMs);
+    },
+    /** Waits for a job enqueued earlier (by id) to finish, or `timeoutMs`. */
+    async waitFor<K extends JobKey>(key: K, jobId: string, timeoutMs: number): Promise<JobOutcome> {
+      const definition = jobs[key];
+      const queueEvents = events.get(definition.queue);
+      const job = await Job.fromId(queues.get(definition.queue)!, jobId);
+      if (!queueEvents || !job) return 'failed';
+      return finished(job, queueEvents, timeoutMs);
+    },
+    close: async () => {
+      await Promise.all([...events.values()].map((queueEvents) => queueEvents.close()));
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
+    },
   };
 }
 export type Queues = ReturnType<typeof createQueues>;
+
+async function finished(
+  job: Job,
+  queueEvents: QueueEvents,
+  timeoutMs: number,
+): Promise<JobOutcome> {
+  try {
+    await job.waitUntilFinished(queueEvents, timeoutMs);
+    return 'completed';
+  } catch (error) {
+    return error instanceof Error && /timed out/i.test(error.message) ? 'timeout' : 'failed';
+  }
+}

@@ -1,52 +1,39 @@
-import { AppShell, Badge, Group, Text } from '@mantine/core';
-import { IconPhone } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { AppShell, Group } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
 import { usePublicConfig } from '../../public-site/public-config';
 import { customLinks, mapMenu } from '../menus';
 import { permissionsOf } from '../permissions';
 import { useSession } from '../session';
 import { ConsoleHeader } from './ConsoleHeader';
+import { MapHeaderSlotContext } from './map-header-slot';
 
 /**
- * Where the Locate Numbers / Locate by List controls will sit. They arrive with caller
- * tracking; until then the header says so rather than offering buttons that do nothing.
+ * SPEC.md §2 "Map layout header (dashboard)". The page fills the viewport under the header
+ * (the map has no natural height), and puts its Locate / End Tracking controls in the header
+ * through `MapHeaderControls`.
  */
-function LocateControlsComingSoon() {
-  return (
-    <Group
-      gap="xs"
-      wrap="nowrap"
-      px="sm"
-      py={6}
-      visibleFrom="sm"
-      style={{ borderRadius: 8, border: '1px dashed rgba(255,255,255,0.35)' }}
-    >
-      <IconPhone size={16} color="white" aria-hidden />
-      <Text size="sm" c="gray.3">
-        Locate controls
-      </Text>
-      <Badge size="sm" color="gray.2" c="navy.9" variant="filled">
-        Coming soon
-      </Badge>
-    </Group>
-  );
-}
-
-/** SPEC.md §2 "Map layout header (dashboard)". */
 export function MapLayout({ children }: { children: ReactNode }) {
   const { user, teams } = useSession();
   const config = usePublicConfig().data;
+  const [slot, setSlot] = useState<HTMLDivElement | null>(null);
   return (
-    <AppShell header={{ height: 64 }} padding="md">
-      <AppShell.Header withBorder={false}>
-        <ConsoleHeader
-          menu={mapMenu(permissionsOf(user, teams), config)}
-          teamLinks={customLinks(teams)}
+    <MapHeaderSlotContext.Provider value={slot}>
+      <AppShell header={{ height: 64 }} padding={0}>
+        <AppShell.Header withBorder={false}>
+          <ConsoleHeader
+            menu={mapMenu(permissionsOf(user, teams), config)}
+            teamLinks={customLinks(teams)}
+          >
+            <Group ref={setSlot} gap="sm" wrap="nowrap" style={{ minWidth: 0 }} />
+          </ConsoleHeader>
+        </AppShell.Header>
+        <AppShell.Main
+          bg="gray.0"
+          style={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}
         >
-          <LocateControlsComingSoon />
-        </ConsoleHeader>
-      </AppShell.Header>
-      <AppShell.Main bg="gray.0">{children}</AppShell.Main>
-    </AppShell>
+          {children}
+        </AppShell.Main>
+      </AppShell>
+    </MapHeaderSlotContext.Provider>
   );
 }

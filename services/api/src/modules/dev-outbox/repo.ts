@@ -27,12 +27,26 @@ export async function listOutboxEmails(db: Database, filter: OutboxFilter) {
 }
 
 /**
- * Text messages the SMS outbox provider has "sent". There is no SMS yet: the tracking issue adds
- * the SMS outbox and makes this read it; until then no message exists.
+ * Text messages the SMS outbox provider has "sent". `to` is matched on its digits, so that a `+`
+ * that a URL turned into a space still finds the number.
  */
 export async function listOutboxSms(
-  _db: Database,
-  _filter: OutboxFilter,
+  db: Database,
+  filter: OutboxFilter,
 ): Promise<{ to: string; body: string; createdAt: string }[]> {
-  return [];
+  let query = db
+    .selectFrom('sms_messages')
+    .select(['phone_number', 'body', 'created_at'])
+    .where('provider', '=', 'outbox')
+    .where('direction', '=', 'outbound')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit);
+  if (filter.to) query = query.where('phone_number', '=', `+${filter.to.replace(/\D/g, '')}`);
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    to: row.phone_number,
+    body: row.body,
+    createdAt: row.created_at.toISOString(),
+  }));
 }

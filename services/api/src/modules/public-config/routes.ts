@@ -21,6 +21,7 @@ export function publicConfig(config: ApiConfig): PublicConfig {
     demoVideoUrl: config.DEMO_VIDEO_URL ?? null,
     chatAssistantScriptUrl: config.CHAT_ASSISTANT_SCRIPT_URL ?? null,
     supportWidgetScriptUrl: config.SUPPORT_WIDGET_SCRIPT_URL ?? null,
+    map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_TILE_ATTRIBUTION },
     links: {
       faq: config.FAQ_URL,
       helpCentre: config.HELP_CENTRE_URL,

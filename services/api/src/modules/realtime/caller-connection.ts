@@ -1,10 +1,10 @@
-import { callerClientEvents, Frame, type SessionEventName } from '@locus/contract';
+import { callerClientEvents, closeCodes, Frame, type SessionEventName } from '@locus/contract';
 import type { RawData, WebSocket } from 'ws';
 import { zodIssues } from '../../http/errors';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { checkFix } from './fix-validation';
-import { lastPersistedSeq } from './repo';
+import { sequence } from './session-publisher';
 
 type Grant = { sessionId: string; callerId: string };
 
@@ -30,6 +30,28 @@ export class CallerConnection {
     ws.on('close', () => this.onClose());
     ws.on('error', () => undefined);
     this.enqueue(() => this.publish('caller-connected', { connected: true }).then(() => undefined));
+  }
+
+  get sessionId(): string {
+    return this.grant.sessionId;
+  }
+
+  get callerId(): string {
+    return this.grant.callerId;
+  }
+
+  /** The link was revoked (the number texted STOP): the page asks what became of its link. */
+  revoke(): void {
+    if (this.closed) return;
+    this.ws.send(errorFrame('invalid-token', 'This link no longer works.'));
+    this.ws.close(closeCodes.invalidToken, 'invalid-token');
+  }
+
+  /** The dispatcher ended the session: tell the page, then close. */
+  end(): void {
+    if (this.closed) return;
+    this.ws.send(frame('session-ended', {}));
+    this.ws.close(closeCodes.sessionEnded, 'session-ended');
   }
 
   close(code: number, reason: string): void {
@@ -173,21 +195,12 @@ export class CallerConnection {
     return seq;
   }
 
-  /** Publishes through the sequencer, seeding the session's counter from Postgres when Redis lacks it. */
-  private async sequence(
+  private sequence(
     event: SessionEventName,
     bodyJson: string,
     dedupe?: { key: string; capturedAt: number },
   ): Promise<number> {
-    const { sessionId } = this.grant;
-    const seq = await this.context.sequencer.publish(sessionId, event, bodyJson, dedupe);
-    if (seq !== -1) return seq;
-    await this.context.writer.flush();
-    await this.context.sequencer.seed(
-      sessionId,
-      await lastPersistedSeq(this.context.db, sessionId),
-    );
-    return this.context.sequencer.publish(sessionId, event, bodyJson, dedupe);
+    return sequence(this.context, this.grant.sessionId, event, bodyJson, dedupe);
   }
 
   private onClose(): void {

@@ -42,6 +42,17 @@ export class DispatcherConnection {
     return this.state === 'closed';
   }
 
+  get sessionId(): string {
+    return this.grant.sessionId;
+  }
+
+  /** The session was ended elsewhere: tell the console, then close. */
+  end(): void {
+    if (this.isClosed()) return;
+    this.ws.send(frame('session-ended', { sessionId: this.grant.sessionId }));
+    this.ws.close(closeCodes.sessionEnded, 'session-ended');
+  }
+
   close(code: number, reason: string): void {
     this.ws.close(code, reason);
   }
@@ -151,7 +162,7 @@ export class DispatcherConnection {
   /** Sends a frame unless the dispatcher already has it; during replay, waits for the socket to drain. */
   private sendInOrder(frameBytes: Buffer | string, seq: number, replaying: boolean): Promise<void> {
     if (seq <= this.lastSent || this.isClosed()) return Promise.resolve();
-    this.ws.send(frameBytes);
+    this.ws.send(frameBytes, { binary: false });
     this.lastSent = seq;
     if (replaying && this.isBackedUp()) {
       return new Promise((resolve) => {
@@ -181,7 +192,7 @@ export class DispatcherConnection {
         this.socket.once('drain', this.flushConflated);
         return this.conflate(frameBytes, seq);
       }
-      this.ws.send(frameBytes);
+      this.ws.send(frameBytes, { binary: false });
       this.lastSent = seq;
     },
     resync: (): void => {
@@ -206,7 +217,7 @@ export class DispatcherConnection {
     this.conflated = undefined;
     for (const item of pending) {
       if (item.seq <= this.lastSent || this.state !== 'live') continue;
-      this.ws.send(item.frame);
+      this.ws.send(item.frame, { binary: false });
       this.lastSent = item.seq;
     }
   };

@@ -16,6 +16,8 @@ export interface FrameListener {
  */
 export class Fanout {
   private readonly listeners = new Map<string, Set<FrameListener>>();
+  /** Channels every instance listens to for its whole life (e.g. "session ended"). */
+  private readonly controls = new Map<string, (message: string) => void>();
   private readonly pending = new Map<string, Promise<unknown>>();
   private connectedBefore = false;
 
@@ -24,7 +26,10 @@ export class Fanout {
     private readonly readSeq: (frame: Buffer) => number,
   ) {
     subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
-      const set = this.listeners.get(channel.toString());
+      const name = channel.toString();
+      const control = this.controls.get(name);
+      if (control) return control(message.toString());
+      const set = this.listeners.get(name);
       if (!set) return;
       const seq = this.readSeq(message);
       for (const listener of set) listener.deliver(message, seq);
@@ -42,15 +47,22 @@ export class Fanout {
    */
   private async resubscribe(): Promise<void> {
     const channels = [...this.listeners.keys()];
-    if (channels.length === 0) return;
+    const all = [...channels, ...this.controls.keys()];
+    if (all.length === 0) return;
     try {
-      await this.subscriber.subscribe(...channels);
+      await this.subscriber.subscribe(...all);
     } catch {
       return; // the connection dropped again; the next 'ready' retries
     }
     for (const channel of channels) {
       for (const listener of this.listeners.get(channel) ?? []) listener.resync();
     }
+  }
+
+  /** Listens to `channel` until the instance stops; resolves once Redis confirms. */
+  async control(channel: string, handler: (message: string) => void): Promise<void> {
+    this.controls.set(channel, handler);
+    await this.subscriber.subscribe(channel);
   }
 
   get channels(): number {

@@ -2,7 +2,13 @@ import { closeCodes, realtimeLimits, realtimePaths } from '@locus/contract';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { findGrant, type TokenKind } from '../sessions/repo';
+import {
+  callerSocketClosed,
+  callerSocketOpened,
+  findGrant,
+  isSessionActive,
+  type TokenKind,
+} from '../sessions/repo';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import { CallerConnection } from './caller-connection';
 import type { RealtimeContext } from './context';
@@ -25,9 +31,42 @@ export class RealtimeHub {
   });
   private readonly connections = new Set<DispatcherConnection | CallerConnection>();
   private closing = false;
+  /** Database writes about caller sockets still in flight. */
+  private readonly bookkeeping = new Set<Promise<void>>();
   private whenEmpty: (() => void) | undefined;
 
   constructor(private readonly context: RealtimeContext) {}
+
+  /** Listens for ended sessions, on every instance: their sockets may be anywhere. */
+  async start(): Promise<void> {
+    const { keys } = this.context.sequencer;
+    await this.context.fanout.control(keys.sessionEnded(), (sessionId) =>
+      this.endLocally(sessionId),
+    );
+    await this.context.fanout.control(keys.callersRevoked(), (message) => {
+      const callerIds = new Set(JSON.parse(message) as string[]);
+      for (const connection of this.connections) {
+        if (connection instanceof CallerConnection && callerIds.has(connection.callerId))
+          connection.revoke();
+      }
+    });
+  }
+
+  /** Closes the sockets of callers whose links were revoked, wherever they are. */
+  async revokeCallers(callerIds: string[]): Promise<void> {
+    await this.context.sequencer.announceCallersRevoked(callerIds);
+  }
+
+  /** Ends a session everywhere: its caller pages show that it ended, its consoles close. */
+  async endSession(sessionId: string): Promise<void> {
+    await this.context.sequencer.announceEnded(sessionId);
+  }
+
+  private endLocally(sessionId: string): void {
+    for (const connection of this.connections) {
+      if (connection.sessionId === sessionId) connection.end();
+    }
+  }
 
   readonly handleUpgrade = (request: IncomingMessage, socket: Socket, head: Buffer): void => {
     socket.on('error', () => undefined);
@@ -61,6 +100,10 @@ export class RealtimeHub {
                   this.context,
                 );
           this.connections.add(connection);
+          if (connection instanceof CallerConnection) this.trackCaller(ws, token!, grant);
+          // The session may have ended between the token check and now, and its end announced
+          // before this socket was listed: ask once more.
+          void this.endIfEnded(connection);
           // Kept until what the socket sent is published (a caller's "disconnected" event
           // included), so that shutdown waits for it before closing Redis.
           ws.once('close', () => {
@@ -77,6 +120,40 @@ export class RealtimeHub {
       },
     );
   };
+
+  private async endIfEnded(connection: CallerConnection | DispatcherConnection): Promise<void> {
+    try {
+      if (!(await isSessionActive(this.context.db, connection.sessionId))) connection.end();
+    } catch (error) {
+      this.context.log.error({ err: error }, 'could not re-check the session of a new socket');
+    }
+  }
+
+  /** Link opened and caller connected, for the rejoin rule; best effort, never blocks the socket. */
+  private trackCaller(
+    ws: { once(event: 'close', listener: () => void): unknown },
+    token: string,
+    grant: { sessionId: string; callerId: string | null },
+  ): void {
+    const { db, log } = this.context;
+    const callerId = grant.callerId!;
+    const opened = callerSocketOpened(db, hashToken(token), callerId).catch((error: unknown) =>
+      log.error({ err: error }, 'could not record the caller socket opening'),
+    );
+    this.bookkeeping.add(opened);
+    void opened.finally(() => this.bookkeeping.delete(opened));
+    ws.once('close', () => {
+      const closed = opened
+        .then(() => callerSocketClosed(db, grant.sessionId, callerId))
+        .catch((error: unknown) =>
+          log.error({ err: error }, 'could not record the caller socket closing'),
+        );
+      // Shutdown waits for it: a "connected" count left behind would keep the session
+      // resumable for good.
+      this.bookkeeping.add(closed);
+      void closed.finally(() => this.bookkeeping.delete(closed));
+    });
+  }
 
   get size(): number {
     return this.connections.size;
@@ -110,6 +187,7 @@ export class RealtimeHub {
     });
     clearTimeout(cutOff);
     clearTimeout(giveUp);
+    await Promise.all([...this.bookkeeping]);
   }
 }
 

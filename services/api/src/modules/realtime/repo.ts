@@ -11,6 +11,8 @@ export interface FixRow {
   altitude: number | null;
   heading: number | null;
   speed: number | null;
+  /** Only the emergency-data provider reports one. */
+  address?: string | null;
   source: 'TEXT_MESSAGE' | 'RAPID_SOS';
   capturedAt: Date;
   receivedAt: Date;
@@ -33,12 +35,12 @@ export async function insertFixes(db: Database, rows: FixRow[]): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     insert into location_fixes
-      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, source, captured_at, received_at)
+      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, address, source, captured_at, received_at)
     select * from unnest(
       ${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.callerId)}::uuid[],
       ${rows.map((r) => r.latitude)}::float8[], ${rows.map((r) => r.longitude)}::float8[],
       ${rows.map((r) => r.uncertaintyRadiusM)}::float8[], ${rows.map((r) => r.altitude)}::float8[],
-      ${rows.map((r) => r.heading)}::float8[], ${rows.map((r) => r.speed)}::float8[], ${rows.map((r) => r.source)}::text[],
+      ${rows.map((r) => r.heading)}::float8[], ${rows.map((r) => r.speed)}::float8[], ${rows.map((r) => r.address ?? null)}::text[], ${rows.map((r) => r.source)}::text[],
       ${rows.map((r) => r.capturedAt)}::timestamptz[], ${rows.map((r) => r.receivedAt)}::timestamptz[]
     )
     on conflict (session_id, seq) do nothing

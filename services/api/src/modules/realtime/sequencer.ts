@@ -62,6 +62,10 @@ export class SessionKeys {
   stream = (sessionId: string) => `${this.prefix}session:{${sessionId}}:events`;
   lastCapture = (sessionId: string) => `${this.prefix}session:{${sessionId}}:last-capture`;
   channel = (sessionId: string) => `${this.prefix}session:{${sessionId}}`;
+  /** Every instance listens here to close the sockets of a session that has ended. */
+  sessionEnded = () => `${this.prefix}control:session-ended`;
+  /** Every instance listens here to close the sockets of callers whose links were revoked. */
+  callersRevoked = () => `${this.prefix}control:callers-revoked`;
 }
 
 export class Sequencer {
@@ -75,6 +79,17 @@ export class Sequencer {
     redis.defineCommand('locusPublish', { numberOfKeys: 3, lua: PUBLISH_SCRIPT });
     redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
     this.redis = redis as SequencedRedis;
+  }
+
+  /** Tells every instance that a session has ended, so that each closes its sockets. */
+  async announceEnded(sessionId: string): Promise<void> {
+    await this.redis.publish(this.keys.sessionEnded(), sessionId);
+  }
+
+  /** Tells every instance that these callers' links were revoked (they texted STOP). */
+  async announceCallersRevoked(callerIds: string[]): Promise<void> {
+    if (callerIds.length > 0)
+      await this.redis.publish(this.keys.callersRevoked(), JSON.stringify(callerIds));
   }
 
   /** Returns the seq given to the event, 0 for a duplicate fix, -1 when the counter needs seeding. */

@@ -95,3 +95,55 @@ export async function expireToken(db: Database, hash: Buffer): Promise<void> {
     .where('token_hash', '=', hash)
     .execute();
 }
+
+/**
+ * A caller's socket opened: the link counts as opened (its first-open deadline gives way to its
+ * hard cap) and the caller as connected, which keeps the session resumable (SPEC.md §9).
+ */
+export async function callerSocketOpened(
+  db: Database,
+  hash: Buffer,
+  callerId: string,
+): Promise<void> {
+  await db
+    .updateTable('connection_tokens')
+    .set({ expires_at: sql<Date>`hard_expires_at` })
+    .where('token_hash', '=', hash)
+    .where('hard_expires_at', 'is not', null)
+    .where('expires_at', '<', sql<Date>`hard_expires_at`)
+    .execute();
+  await db
+    .updateTable('session_callers')
+    .set({
+      connected_sockets: sql<number>`connected_sockets + 1`,
+      link_opened_at: sql<Date>`coalesce(link_opened_at, now())`,
+    })
+    .where('id', '=', callerId)
+    .execute();
+}
+
+export async function callerSocketClosed(
+  db: Database,
+  sessionId: string,
+  callerId: string,
+): Promise<void> {
+  await db
+    .updateTable('session_callers')
+    .set({ connected_sockets: sql<number>`greatest(connected_sockets - 1, 0)` })
+    .where('id', '=', callerId)
+    .execute();
+  await db
+    .updateTable('tracking_sessions')
+    .set({ last_active_at: sql<Date>`now()` })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+export async function isSessionActive(db: Database, sessionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('tracking_sessions')
+    .select('status')
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return row?.status === 'active';
+}

@@ -8,14 +8,20 @@ export interface OpenSessionInput {
   callers: { phoneNumber: string; language?: 'en' | 'es' | 'fr' | 'zh' }[];
   dispatcherTokenTtlSeconds?: number;
   callerTokenTtlSeconds?: number;
+  /**
+   * Issue the callers' link tokens now (tests and the benchmark). The tracking flow issues a
+   * caller's link only when it texts it (`request-text-message-location`).
+   */
+  withCallerTokens?: boolean;
 }
 
 export interface OpenedSession {
   sessionId: string;
   /** For the dispatcher socket. */
   dispatcherToken: string;
-  /** One link token per caller, for the caller socket. */
+  /** One link token per caller, for the caller socket (none with `withCallerTokens: false`). */
   callers: { callerId: string; phoneNumber: string; token: string }[];
+  callerIds: string[];
 }
 
 /**
@@ -37,7 +43,8 @@ export async function openSession(db: Database, input: OpenSessionInput): Promis
       })),
     );
     const dispatcher = newToken();
-    const callerTokens = callers.map((caller) => ({ caller, ...newToken() }));
+    const callerTokens =
+      input.withCallerTokens === false ? [] : callers.map((caller) => ({ caller, ...newToken() }));
     await insertTokens(trx, [
       {
         hash: dispatcher.hash,
@@ -59,6 +66,7 @@ export async function openSession(db: Database, input: OpenSessionInput): Promis
     return {
       sessionId,
       dispatcherToken: dispatcher.token,
+      callerIds: callers.map((caller) => caller.id),
       callers: callerTokens.map(({ caller, token }) => ({
         callerId: caller.id,
         phoneNumber: caller.phone_number,

@@ -1,18 +1,23 @@
 import type { Database } from '@locus/db';
 import { sql } from 'kysely';
 
-/** Deletes the fixes and events of sessions that ended before the cut-off; returns rows deleted. */
+/**
+ * Deletes what sessions that ended before the cut-off learned about where a phone was: fixes,
+ * events, provider lookups and the texts both ways (which carry links). Returns rows deleted.
+ */
 export async function deleteHistoryEndedBefore(db: Database, cutoff: Date): Promise<number> {
   const ended = db.selectFrom('tracking_sessions').select('id').where('ended_at', '<', cutoff);
-  const fixes = await db
-    .deleteFrom('location_fixes')
-    .where('session_id', 'in', ended)
-    .executeTakeFirst();
-  const events = await db
-    .deleteFrom('session_events')
-    .where('session_id', 'in', ended)
-    .executeTakeFirst();
-  return Number(fixes.numDeletedRows) + Number(events.numDeletedRows);
+  let deleted = 0;
+  for (const table of [
+    'location_fixes',
+    'session_events',
+    'location_lookups',
+    'sms_messages',
+  ] as const) {
+    const result = await db.deleteFrom(table).where('session_id', 'in', ended).executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
 }
 
 export async function databaseNow(db: Database): Promise<Date> {

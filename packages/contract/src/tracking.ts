@@ -1,0 +1,184 @@
+import { initContract } from '@ts-rest/core';
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { z } from 'zod';
+import { ErrorBody } from './errors';
+import { Location, LocationSource } from './location';
+
+const c = initContract();
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+
+/** The text-message languages of SPEC.md §9, as codes: English (default), Spanish, French, Mandarin. */
+export const smsLanguages = ['en', 'es', 'fr', 'zh'] as const;
+export const SmsLanguage = z.enum(smsLanguages);
+export type SmsLanguage = z.infer<typeof SmsLanguage>;
+
+/**
+ * SPEC.md §4 "Translation language mapping": English means translation off; the others are the
+ * code itself. Kept beside the languages so the chat (a later issue) cannot disagree.
+ */
+export const translationLanguage = (language: SmsLanguage): Exclude<SmsLanguage, 'en'> | null =>
+  language === 'en' ? null : language;
+
+/** SPEC.md §9: the default country prefix for a number typed without a leading +. */
+export const defaultPhonePrefix = '+1';
+
+/** SPEC.md §4 step 1: prefix +1 when there is no leading +. */
+export function normalisePhoneInput(input: string): string {
+  const trimmed = input.trim();
+  return trimmed.startsWith('+') ? trimmed : `${defaultPhonePrefix}${trimmed}`;
+}
+
+/** True when the (already normalised) number is a valid phone number (libphonenumber-js). */
+export function isValidPhone(e164: string): boolean {
+  return isValidPhoneNumber(e164);
+}
+
+/** A phone number in E.164 (`+12025550123`); spaces, dots and dashes are accepted and removed. */
+export const PhoneNumber = z
+  .string()
+  .trim()
+  .max(32)
+  .refine((value) => value.startsWith('+') && isValidPhoneNumber(value), {
+    message: 'Please use a valid Phone Number',
+  })
+  .transform((value) => parsePhoneNumberFromString(value)!.number);
+
+/**
+ * SPEC.md §3 "Connection request": `uuid` is the tracking session, `token` opens the dispatcher
+ * socket for it (`join { sessionId: uuid }`), `id` is the caller: the phone being located.
+ */
+export const ConnectionRequest = z.object({
+  uuid: z.string().uuid(),
+  token: z.string(),
+  id: z.string().uuid(),
+});
+export type ConnectionRequest = z.infer<typeof ConnectionRequest>;
+
+const RequestBody = z
+  .object({ connectionRequestUuid: z.string().uuid(), language: SmsLanguage.default('en') })
+  .strict();
+
+/** A session the signed-in dispatcher may resume after a reload (SPEC.md §9: the 60-second rule). */
+export const ActiveSession = z.object({
+  uuid: z.string().uuid(),
+  /** A fresh dispatcher socket token; `join` without `lastSeq` replays the whole history. */
+  token: z.string(),
+  phoneNumber: z.string(),
+  locationType: LocationSource.nullable(),
+  language: SmsLanguage,
+  startedAt: z.string().datetime(),
+});
+export type ActiveSession = z.infer<typeof ActiveSession>;
+
+/**
+ * What the caller's page learns from its link before the caller agrees to anything. Reading it
+ * never consumes the link. `active` says who asks; the others each have their own page.
+ */
+export const CallerLink = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('active'),
+    language: SmsLanguage,
+    /** The dispatcher's team: who is asking. */
+    agencyName: z.string(),
+  }),
+  z.object({
+    /** `ended`: the dispatcher ended tracking; `expired`: too old; `stopped`: the caller texted STOP. */
+    status: z.enum(['ended', 'expired', 'stopped', 'invalid']),
+    language: SmsLanguage.nullable(),
+  }),
+]);
+export type CallerLink = z.infer<typeof CallerLink>;
+
+export const trackingContract = c.router(
+  {
+    startStream: {
+      method: 'POST',
+      path: '/api/v1/location/start-stream',
+      summary: 'Step 3 of SPEC.md §4: open a tracking session for one number',
+      description:
+        'Answers the session (`uuid`), the dispatcher socket token and the caller id. 403 `verify-email` when the ' +
+        "user's address is not confirmed, 403 `unauthorized-domain` when its domain is not cleared.",
+      body: z.object({ phoneNumber: PhoneNumber }).strict(),
+      responses: { 200: ConnectionRequest, ...errors },
+    },
+    requestLocation: {
+      method: 'POST',
+      path: '/api/v1/location/request-location',
+      summary: "Step 5: ask the emergency-data provider for the phone's location",
+      description:
+        'On success the fix is published to the session (source RAPID_SOS) and the lookup id is returned. ' +
+        'Failures (stored as the request error): 409 `lookup-unavailable-no-team` / `lookup-unavailable-not-active`, ' +
+        '502 `lookup-unavailable-invalid-keys` / `rapid-sos-unavailable`, 504 `lookup-timeout`, 422 `lookup-no-location`.',
+      body: RequestBody,
+      responses: {
+        200: z.object({ uuid: z.string().uuid() }),
+        ...errors,
+        409: ErrorBody,
+        422: ErrorBody,
+        502: ErrorBody,
+        504: ErrorBody,
+      },
+    },
+    requestTextMessage: {
+      method: 'POST',
+      path: '/api/v1/location/request-text-message-location',
+      summary: 'Step 8: text the caller a link to share their location, in `language`',
+      description:
+        "`token` identifies the text message (never the caller's link, which only the phone receives). " +
+        '409 `sms-opted-out` when the number texted STOP; 502 `sms-failed` when the provider refused it.',
+      body: RequestBody,
+      responses: {
+        200: z.object({ token: z.string().uuid() }),
+        ...errors,
+        409: ErrorBody,
+        502: ErrorBody,
+      },
+    },
+    setDateTimeCompleted: {
+      method: 'POST',
+      path: '/api/v1/location/set-date-time-completed/:uuid',
+      summary: "End tracking: the session ends, the caller's link stops working",
+      pathParams: z.object({ uuid: z.string().uuid() }),
+      body: z.object({}).strict().optional(),
+      responses: { 200: z.object({ endedAt: z.string().datetime() }), ...errors },
+    },
+    activeSession: {
+      method: 'GET',
+      path: '/api/v1/location/active-session',
+      summary: "The signed-in dispatcher's session that may be rejoined, if any",
+      responses: { 200: z.object({ session: ActiveSession.nullable() }), ...errors },
+    },
+    latestLocation: {
+      method: 'GET',
+      path: '/api/v1/location/get-latest-location/:id',
+      summary: "A session's newest fix",
+      pathParams: z.object({ id: z.string().uuid() }),
+      responses: { 200: z.object({ location: Location.nullable() }), ...errors },
+    },
+    callerLink: {
+      method: 'GET',
+      path: '/api/v1/caller/link',
+      summary: "The caller's page: who asks, in which language, or why the link no longer works",
+      query: z.object({ token: z.string().max(64) }),
+      responses: { 200: CallerLink, 400: ErrorBody, 429: ErrorBody },
+    },
+  },
+  { strictStatusCodes: true },
+);
+
+/** The export file of SPEC.md §3 "Export row", one per fix, oldest first. */
+export const ExportRow = z.object({
+  Dispatcher: z.string(),
+  PhoneNumber: z.string(),
+  Longitude: z.number(),
+  Latitude: z.number(),
+  /** 2 decimals. */
+  UncertaintyRadiusInMeters: z.number(),
+  /** 4 decimals. */
+  Altitude: z.number().nullable(),
+  Address: z.string().nullable(),
+  CapturedFromSource: LocationSource,
+  /** `Date.prototype.toUTCString()`, e.g. "Mon, 23 Nov 2026 10:00:00 GMT". */
+  CapturedAt: z.string(),
+});
+export type ExportRow = z.infer<typeof ExportRow>;

@@ -1,0 +1,50 @@
+import { trackingContract } from '@locus/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerContract } from '../../http/contract-routes';
+import { requireUser } from '../auth/guard';
+import {
+  activeSession,
+  callerLink,
+  completeSession,
+  latestLocation,
+  requestLocation,
+  requestTextMessage,
+  startStream,
+  type TrackingDeps,
+} from './service';
+
+/** SPEC.md §7 "Location": thin handlers over `service.ts`. */
+export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
+  registerContract(app, trackingContract, {
+    startStream: async ({ body }, { request }) => ({
+      status: 200,
+      body: await startStream(deps, await requireUser(request), body.phoneNumber),
+    }),
+    requestLocation: async ({ body }, { request }) => ({
+      status: 200,
+      body: await requestLocation(deps, await requireUser(request), body.connectionRequestUuid),
+    }),
+    requestTextMessage: async ({ body }, { request }) => ({
+      status: 200,
+      body: await requestTextMessage(
+        deps,
+        await requireUser(request),
+        body.connectionRequestUuid,
+        body.language,
+      ),
+    }),
+    setDateTimeCompleted: async ({ params }, { request }) => ({
+      status: 200,
+      body: await completeSession(deps, await requireUser(request), params.uuid),
+    }),
+    activeSession: async (_input, { request }) => ({
+      status: 200,
+      body: { session: await activeSession(deps, await requireUser(request)) },
+    }),
+    latestLocation: async ({ params }, { request }) => ({
+      status: 200,
+      body: { location: await latestLocation(deps, await requireUser(request), params.id) },
+    }),
+    callerLink: async ({ query }) => ({ status: 200, body: await callerLink(deps, query.token) }),
+  });
+}

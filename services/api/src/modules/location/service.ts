@@ -1,0 +1,376 @@
+import {
+  callerTexts,
+  type ActiveSession,
+  type CallerLink,
+  type ConnectionRequest,
+  type Location,
+  type SmsLanguage,
+} from '@locus/contract';
+import { publicUrl } from '../../config';
+import { ApiError } from '../../http/errors';
+import type { AppDeps } from '../../platform/deps';
+import type { Principal } from '../auth/guard';
+import type { RealtimeContext } from '../realtime/context';
+import type { RealtimeHub } from '../realtime/hub';
+import { publishServerFix, publishSessionEvent } from '../realtime/session-publisher';
+import { openSession } from '../sessions/service';
+import { hashToken, looksLikeToken, newToken } from '../sessions/tokens';
+import {
+  endSession,
+  findCallerLinkState,
+  findDispatcherProfile,
+  findEndedAt,
+  hasPendingExport,
+  findFirstCaller,
+  findLatestFix,
+  findLookup,
+  findRejoinableSession,
+  findSmsStatus,
+  findTeam,
+  findVisibleSession,
+  insertDispatcherToken,
+  insertLinkAndSms,
+  insertLookup,
+  isClearedDomain,
+  isOptedOut,
+  markLookupTimedOut,
+  recordRequestOutcome,
+  type DispatcherProfile,
+  type SessionRow,
+  type TeamRow,
+} from './repo';
+
+/** The session's team (not the requester's): its lookup access and its name in the text. */
+async function sessionTeam(deps: TrackingDeps, session: SessionRow): Promise<TeamRow | null> {
+  return session.teamId ? ((await findTeam(deps.db, session.teamId)) ?? null) : null;
+}
+
+export interface TrackingDeps extends AppDeps {
+  realtime: RealtimeContext;
+  hub: RealtimeHub;
+}
+
+/** SPEC.md §9: a session can be rejoined while its caller is connected or for 60 s after. */
+export const rejoinWithinSeconds = 60;
+
+/**
+ * SPEC.md §8: `verify-email` and `unauthorized-domain` come from the stream start and the SMS
+ * request. Locating a phone is only for confirmed staff of agencies whose domain is cleared.
+ */
+async function requireLocatingAllowed(
+  deps: TrackingDeps,
+  principal: Principal,
+): Promise<DispatcherProfile> {
+  const profile = await findDispatcherProfile(deps.db, principal.userId);
+  if (!profile) throw new ApiError(401, 'unauthorized', 'Sign in again.');
+  if (!profile.emailConfirmed)
+    throw new ApiError(
+      403,
+      'verify-email',
+      'Confirm your email address before you locate a caller.',
+    );
+  const domain = profile.email.split('@').pop() ?? '';
+  if (!(await isClearedDomain(deps.db, domain)))
+    throw new ApiError(
+      403,
+      'unauthorized-domain',
+      `Locating callers is not enabled for ${domain} addresses.`,
+    );
+  return profile;
+}
+
+/** The session as its dispatcher (or a team admin) sees it; 404 for everyone else. */
+async function visibleSession(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+  { active }: { active: boolean },
+): Promise<SessionRow> {
+  const session = await findVisibleSession(deps.db, sessionId, principal.userId);
+  if (!session) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
+  if (active && session.status !== 'active')
+    throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  return session;
+}
+
+export async function startStream(
+  deps: TrackingDeps,
+  principal: Principal,
+  phoneNumber: string,
+): Promise<ConnectionRequest> {
+  const profile = await requireLocatingAllowed(deps, principal);
+  const opened = await openSession(deps.db, {
+    teamId: profile.team?.id ?? null,
+    createdBy: principal.userId,
+    callers: [{ phoneNumber }],
+    dispatcherTokenTtlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
+    withCallerTokens: false,
+  });
+  return { uuid: opened.sessionId, token: opened.dispatcherToken, id: opened.callerIds[0]! };
+}
+
+const lookupFailures = {
+  'lookup-unavailable-invalid-keys': {
+    status: 502,
+    message: "The location provider refused this agency's keys.",
+  },
+  'rapid-sos-unavailable': { status: 502, message: 'The location provider is not available.' },
+  'lookup-timeout': { status: 504, message: 'The location provider did not answer in time.' },
+  'lookup-no-location': {
+    status: 422,
+    message: 'The location provider has no location for this phone.',
+  },
+} as const;
+type LookupFailure = keyof typeof lookupFailures;
+
+/**
+ * SPEC.md §4 step 5: asks the emergency-data provider (through the `location.lookup` job) and
+ * publishes what it found to the session like any other fix. Every failure is stored as the
+ * request's error (§8) and answered with its code, so that the console offers a text message.
+ */
+export async function requestLocation(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+): Promise<{ uuid: string }> {
+  const session = await visibleSession(deps, principal, sessionId, { active: true });
+  await requireLocatingAllowed(deps, principal);
+  const team = await sessionTeam(deps, session);
+  const fail = async (
+    code: LookupFailure | 'lookup-unavailable-no-team' | 'lookup-unavailable-not-active',
+    status: number,
+    message: string,
+  ): Promise<never> => {
+    await recordRequestOutcome(deps.db, session.id, { requestError: code });
+    throw new ApiError(status, code, message);
+  };
+  if (!team)
+    return fail(
+      'lookup-unavailable-no-team',
+      409,
+      'Automatic location needs a team; you are not on one.',
+    );
+  if (!team.isActive || !team.lookupActive)
+    return fail(
+      'lookup-unavailable-not-active',
+      409,
+      'Automatic location is not active for your team.',
+    );
+  const caller = await findFirstCaller(deps.db, session.id);
+  if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
+  const lookupId = await insertLookup(deps.db, session.id, caller.id);
+  const outcome = await deps.queues.enqueueAndWait(
+    'locationLookup',
+    { lookupId },
+    lookupId,
+    deps.config.LOOKUP_WAIT_MS,
+  );
+  if (outcome === 'timeout') await markLookupTimedOut(deps.db, lookupId);
+  const lookup = await findLookup(deps.db, lookupId);
+  if (lookup?.status === 'found' && lookup.latitude !== null && lookup.longitude !== null) {
+    const location: Location = {
+      latitude: lookup.latitude,
+      longitude: lookup.longitude,
+      uncertaintyRadiusInMeters: lookup.uncertaintyRadiusM ?? 0,
+      altitude: lookup.altitude,
+      address: lookup.address,
+      capturedFromSource: 'RAPID_SOS',
+      dateTimeCaptured: (lookup.capturedAt ?? new Date()).toISOString(),
+    };
+    await publishServerFix(deps.realtime, { sessionId: session.id, callerId: caller.id }, location);
+    await recordRequestOutcome(deps.db, session.id, {
+      locationType: 'RAPID_SOS',
+      requestError: null,
+    });
+    return { uuid: lookupId };
+  }
+  const code: LookupFailure =
+    lookup?.status === 'not-found'
+      ? 'lookup-no-location'
+      : lookup?.status === 'timed-out'
+        ? 'lookup-timeout'
+        : lookup?.error === 'lookup-unavailable-invalid-keys' || lookup?.error === 'lookup-timeout'
+          ? lookup.error
+          : 'rapid-sos-unavailable';
+  return fail(code, lookupFailures[code].status, lookupFailures[code].message);
+}
+
+/**
+ * SPEC.md §4 step 8: a new link for the caller (the previous one stops working) and the text
+ * that carries it, in the caller's language; then the `sms.send` job. Waits a little for the
+ * provider's answer so that a refusal reaches the dispatcher as "Unable to send SMS request".
+ */
+export async function requestTextMessage(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+  language: SmsLanguage,
+): Promise<{ token: string }> {
+  const session = await visibleSession(deps, principal, sessionId, { active: true });
+  await requireLocatingAllowed(deps, principal);
+  const team = await sessionTeam(deps, session);
+  const caller = await findFirstCaller(deps.db, session.id);
+  if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
+  if (await isOptedOut(deps.db, caller.phoneNumber)) {
+    await recordRequestOutcome(deps.db, session.id, { requestError: 'sms-opted-out' });
+    throw new ApiError(
+      409,
+      'sms-opted-out',
+      'This number replied STOP: Locus cannot text it until it replies START.',
+    );
+  }
+  const link = newToken();
+  const url = `${publicUrl(deps.config)}/share?token=${link.token}`;
+  const body = callerTexts[language].sms({
+    agencyName: team?.name ?? 'Emergency services',
+    link: url,
+  });
+  const smsId = await insertLinkAndSms(deps.db, {
+    sessionId: session.id,
+    caller,
+    language,
+    tokenHash: link.hash,
+    openWithinSeconds: deps.config.CALLER_LINK_OPEN_WITHIN_SECONDS,
+    hardCapSeconds: deps.config.CALLER_TOKEN_TTL_SECONDS,
+    body,
+  });
+  if (!smsId) throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  await recordRequestOutcome(deps.db, session.id, {
+    locationType: 'TEXT_MESSAGE',
+    requestError: null,
+  });
+  const target = { sessionId: session.id, callerId: caller.id };
+  const outcome = await deps.queues.enqueueAndWait(
+    'smsSend',
+    { smsId },
+    smsId,
+    deps.config.SMS_WAIT_MS,
+  );
+  if (outcome === 'timeout') {
+    // Still retrying: keep listening, so that a late failure still reaches the dispatcher.
+    void deps.queues
+      .waitFor('smsSend', smsId, smsLateOutcomeMs)
+      .then(() => reportSmsOutcome(deps, target, smsId))
+      .catch((error: unknown) => deps.log.error({ err: error }, 'late SMS outcome not reported'));
+    return { token: smsId };
+  }
+  const status = await reportSmsOutcome(deps, target, smsId);
+  if (status === 'opted-out')
+    throw new ApiError(409, 'sms-opted-out', 'This number replied STOP: Locus cannot text it.');
+  if (status === 'failed')
+    throw new ApiError(502, 'sms-failed', 'The text message could not be sent to this number.');
+  return { token: smsId };
+}
+
+/** sms.send retries for about half a minute (5 attempts, exponential from 2 s). */
+const smsLateOutcomeMs = 5 * 60_000;
+
+/**
+ * Tells the session what became of a text: `sms-status` with the row's status, and a failure
+ * stored as the request error (SPEC.md §8: "Unable to send SMS request for location").
+ */
+async function reportSmsOutcome(
+  deps: TrackingDeps,
+  target: { sessionId: string; callerId: string },
+  smsId: string,
+): Promise<'sent' | 'delivered' | 'failed' | 'opted-out' | 'queued'> {
+  const sms = await findSmsStatus(deps.db, smsId);
+  if (sms?.status === 'failed' || sms?.status === 'undelivered') {
+    const optedOut = sms.error === 'opted-out';
+    await recordRequestOutcome(deps.db, target.sessionId, {
+      requestError: optedOut ? 'sms-opted-out' : 'sms-failed',
+    });
+    await publishSessionEvent(deps.realtime, target, 'sms-status', { status: 'failed' });
+    return optedOut ? 'opted-out' : 'failed';
+  }
+  if (sms?.status === 'sent' || sms?.status === 'delivered') {
+    await publishSessionEvent(deps.realtime, target, 'sms-status', { status: sms.status });
+    return sms.status;
+  }
+  return 'queued';
+}
+
+/**
+ * End tracking (SPEC.md §4): the session ends, every token of it is revoked, the caller's page
+ * is told, and a team that exports gets its file written by the `export.upload` job.
+ * Ending twice answers the first end time.
+ */
+export async function completeSession(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+): Promise<{ endedAt: string }> {
+  const session = await visibleSession(deps, principal, sessionId, { active: false });
+  // Ended first: its tokens are revoked, so no new socket can join and no text can be written.
+  const ended = await endSession(deps.db, session.id);
+  // Then every instance closes the session's sockets (again, harmlessly, for a repeated end:
+  // it repairs an end whose announcement failed), and this instance writes what it holds.
+  await deps.hub.endSession(session.id);
+  await deps.realtime.writer.flush();
+  const exportPending = ended
+    ? ended.exportTeamId !== null
+    : await hasPendingExport(deps.db, session.id);
+  // The delay lets every other instance's batch writer (FIX_BATCH_MAX_DELAY_MS) write the
+  // session's last fixes first. The job id makes a repeated end enqueue nothing twice.
+  if (exportPending)
+    await deps.queues.enqueue(
+      'exportUpload',
+      { sessionId: session.id },
+      `export-${session.id}`,
+      exportDelayMs,
+    );
+  const endedAt = ended?.endedAt ?? (await findEndedAt(deps.db, session.id)) ?? new Date();
+  return { endedAt: endedAt.toISOString() };
+}
+
+const exportDelayMs = 2_000;
+
+export async function activeSession(
+  deps: TrackingDeps,
+  principal: Principal,
+): Promise<ActiveSession | null> {
+  const found = await findRejoinableSession(deps.db, principal.userId, rejoinWithinSeconds);
+  if (!found) return null;
+  const token = newToken();
+  await insertDispatcherToken(deps.db, {
+    tokenHash: token.hash,
+    sessionId: found.id,
+    userId: principal.userId,
+    ttlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
+  });
+  return {
+    uuid: found.id,
+    token: token.token,
+    phoneNumber: found.caller.phoneNumber,
+    locationType: found.locationType,
+    language: found.caller.language,
+    startedAt: found.createdAt.toISOString(),
+  };
+}
+
+export async function latestLocation(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+): Promise<Location | null> {
+  await visibleSession(deps, principal, sessionId, { active: false });
+  await deps.realtime.writer.flush();
+  const fix = await findLatestFix(deps.db, sessionId);
+  if (!fix) return null;
+  return {
+    latitude: fix.latitude,
+    longitude: fix.longitude,
+    uncertaintyRadiusInMeters: fix.uncertainty_radius_m,
+    altitude: fix.altitude,
+    address: fix.address,
+    capturedFromSource: fix.source as Location['capturedFromSource'],
+    dateTimeCaptured: fix.captured_at.toISOString(),
+  };
+}
+
+/** The caller's page before consent. Reading it never opens or consumes the link. */
+export async function callerLink(deps: TrackingDeps, token: string): Promise<CallerLink> {
+  if (!looksLikeToken(token)) return { status: 'invalid', language: null };
+  const state = await findCallerLinkState(deps.db, hashToken(token));
+  return state.status === 'invalid' ? { status: 'invalid', language: null } : state;
+}

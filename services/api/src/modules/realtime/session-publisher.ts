@@ -1,0 +1,73 @@
+import type { Location, SessionEventName } from '@locus/contract';
+import type { RealtimeContext } from './context';
+import { locationBody } from './frames';
+import { lastPersistedSeq } from './repo';
+
+type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'metrics'>;
+
+/**
+ * Publishes through the sequencer, seeding the session's counter from Postgres when Redis lacks
+ * it (a new session, or Redis lost its data), so that a sequence number is never handed out twice.
+ * Returns the seq, or 0 for a fix that is not newer than the caller's last one.
+ */
+export async function sequence(
+  context: Context,
+  sessionId: string,
+  event: SessionEventName,
+  bodyJson: string,
+  dedupe?: { key: string; capturedAt: number },
+): Promise<number> {
+  const seq = await context.sequencer.publish(sessionId, event, bodyJson, dedupe);
+  if (seq !== -1) return seq;
+  await context.writer.flush();
+  await context.sequencer.seed(sessionId, await lastPersistedSeq(context.db, sessionId));
+  return context.sequencer.publish(sessionId, event, bodyJson, dedupe);
+}
+
+/** A session event that is not a fix: published, then queued for `session_events`. */
+export async function publishSessionEvent(
+  context: Context,
+  target: { sessionId: string; callerId: string },
+  event: Exclude<SessionEventName, 'new-location-available'>,
+  fields: Record<string, unknown>,
+): Promise<number> {
+  const payload = JSON.stringify({ ...target, ...fields });
+  const seq = await sequence(context, target.sessionId, event, payload);
+  context.writer.addEvent({ ...target, seq, event, payload, createdAt: new Date() });
+  return seq;
+}
+
+/**
+ * A fix that did not come from the caller's socket (the emergency-data provider's): the same
+ * dedupe, sequence, fan-out and persistence as a caller's fix.
+ */
+export async function publishServerFix(
+  context: Context,
+  target: { sessionId: string; callerId: string },
+  location: Location,
+): Promise<number> {
+  const capturedAt = Date.parse(location.dateTimeCaptured);
+  const body = JSON.stringify(locationBody(target.sessionId, target.callerId, location));
+  // Its own dedupe key: the provider's clock and the phone's must not drop each other's fixes.
+  const seq = await sequence(context, target.sessionId, 'new-location-available', body, {
+    key: `${target.callerId}:${location.capturedFromSource}`,
+    capturedAt,
+  });
+  if (seq === 0) return 0;
+  context.metrics.fixesAccepted.inc();
+  context.writer.addFix({
+    ...target,
+    seq,
+    latitude: location.latitude,
+    longitude: location.longitude,
+    uncertaintyRadiusM: location.uncertaintyRadiusInMeters,
+    altitude: location.altitude,
+    heading: null,
+    speed: null,
+    address: location.address,
+    source: location.capturedFromSource,
+    capturedAt: new Date(capturedAt),
+    receivedAt: new Date(),
+  });
+  return seq;
+}

@@ -1,0 +1,91 @@
+import { callerTexts, SmsLanguage } from '@locus/contract';
+import type { TrackingDeps } from '../location/service';
+import { publishSessionEvent } from '../realtime/session-publisher';
+import {
+  applyDeliveryStatus,
+  findActiveCallerByPhone,
+  insertInboundSms,
+  lastLanguageTexted,
+  optIn,
+  optOut,
+} from './repo';
+
+// The keywords carriers and Twilio treat as opt-out, help and opt-in (CTIA).
+const stopWords = new Set([
+  'STOP',
+  'STOPALL',
+  'UNSUBSCRIBE',
+  'CANCEL',
+  'END',
+  'QUIT',
+  'REVOKE',
+  'OPTOUT',
+]);
+const helpWords = new Set(['HELP', 'INFO']);
+const startWords = new Set(['START', 'UNSTOP', 'YES']);
+
+/**
+ * A text from a phone. STOP opts the number out and revokes its links; HELP is answered; START
+ * opts back in. Whatever it says, the dispatcher tracking that number sees it ("SMS Received").
+ * Returns the automatic reply, if any.
+ */
+export async function receiveSms(
+  deps: TrackingDeps,
+  message: { from: string; body: string; messageSid: string | null },
+): Promise<string | null> {
+  const caller = await findActiveCallerByPhone(deps.db, message.from);
+  const fresh = await insertInboundSms(deps.db, {
+    phoneNumber: message.from,
+    body: message.body,
+    providerMessageId: message.messageSid,
+    sessionId: caller?.sessionId ?? null,
+    callerId: caller?.callerId ?? null,
+  });
+  const keyword = message.body.trim().toUpperCase();
+  const language = SmsLanguage.catch('en').parse(
+    caller?.language ?? (await lastLanguageTexted(deps.db, message.from)),
+  );
+  let reply: string | null = null;
+  if (stopWords.has(keyword)) {
+    await deps.hub.revokeCallers(await optOut(deps.db, message.from));
+    reply = callerTexts[language].smsStopReply;
+  } else if (helpWords.has(keyword)) {
+    reply = callerTexts[language].smsHelpReply;
+  } else if (startWords.has(keyword)) {
+    await optIn(deps.db, message.from);
+  }
+  // A webhook Twilio retries is recorded and shown once.
+  if (fresh && caller)
+    await publishSessionEvent(
+      deps.realtime,
+      { sessionId: caller.sessionId, callerId: caller.callerId },
+      'sms-received',
+      { body: message.body.slice(0, 1600) },
+    );
+  return reply;
+}
+
+const reportedStatuses = ['sent', 'delivered', 'undelivered', 'failed'] as const;
+type ReportedStatus = (typeof reportedStatuses)[number];
+
+/** Twilio's StatusCallback: moves the message's row forward and tells the dispatcher. */
+export async function receiveDeliveryStatus(
+  deps: TrackingDeps,
+  report: { messageSid: string; status: string; errorCode: string | null },
+): Promise<void> {
+  if (!(reportedStatuses as readonly string[]).includes(report.status)) return;
+  const status = report.status as ReportedStatus;
+  const changed = await applyDeliveryStatus(
+    deps.db,
+    report.messageSid,
+    status,
+    report.errorCode ? `twilio ${report.errorCode}` : null,
+  );
+  if (changed?.sessionId && changed.callerId && status !== 'sent')
+    await publishSessionEvent(
+      deps.realtime,
+      { sessionId: changed.sessionId, callerId: changed.callerId },
+      'sms-status',
+      { status },
+    );
+}

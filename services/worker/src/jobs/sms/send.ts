@@ -1,0 +1,60 @@
+import type { JobPayload } from '@locus/contract';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { JobContext } from '../../processor';
+import { SmsError } from '../../providers/sms';
+import { findSms, markSmsFailed, markSmsSent, recordSmsAttemptError } from './repo';
+
+/**
+ * `sms.send`: the row is the source of truth, so a job that runs twice texts once. A number that
+ * texted STOP is never texted; a refusal no retry can fix (landline, invalid number) fails the
+ * row at once; anything else is retried by BullMQ, and the last failed attempt fails the row.
+ */
+export async function smsSend(
+  payload: JobPayload<'smsSend'>,
+  { db, log, sms, config, job }: JobContext,
+): Promise<{ sent: boolean; skipped?: string }> {
+  const row = await findSms(db, payload.smsId);
+  if (!row) return { sent: false, skipped: 'missing' };
+  if (row.status !== 'queued') return { sent: false, skipped: row.status };
+  if (row.opted_out) {
+    await markSmsFailed(db, row.id, sms.name, 'opted-out');
+    return { sent: false, skipped: 'opted-out' };
+  }
+  try {
+    const sent = await sms.send({
+      to: row.phone_number,
+      body: row.body,
+      ...(config.PUBLIC_URL && sms.name === 'twilio'
+        ? { statusCallbackUrl: `${config.PUBLIC_URL.replace(/\/+$/, '')}/api/v1/sms/twilio/status` }
+        : {}),
+    });
+    // A live link must not sit in the database: once a real provider has the text, the stored
+    // copy keeps everything but the token. The outbox is the delivery itself, so it keeps it.
+    await markSmsSent(
+      db,
+      row.id,
+      sms.name,
+      sent.providerMessageId,
+      sms.name === 'outbox' ? undefined : withoutLinkToken(row.body),
+    );
+    return { sent: true };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof SmsError && error.terminal) {
+      await markSmsFailed(db, row.id, sms.name, error.code);
+      throw new UnrecoverableError(message);
+    }
+    if (isLastAttempt(job)) await markSmsFailed(db, row.id, sms.name, message);
+    else await recordSmsAttemptError(db, row.id, message);
+    log.warn({ err: error, smsId: row.id }, 'text message not sent; will retry');
+    throw error;
+  }
+}
+
+export function withoutLinkToken(body: string): string {
+  return body.replace(/([?&]token=)[A-Za-z0-9_-]+/g, '$1[sent]');
+}
+
+function isLastAttempt(job: Pick<Job, 'attemptsMade' | 'opts'> | undefined): boolean {
+  return job !== undefined && job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}

@@ -1,0 +1,64 @@
+import type { TestApi } from '../support/api';
+import { TestSocket } from '../support/sockets';
+import { call } from '../auth/support';
+
+export const dispatcherEmail = 'dispatcher@demo-county.test';
+export const otherTeamEmail = 'dispatcher@neighbour-county.test';
+/** Simulator numbers (README): 0100–0149 are found, 0150–0199 have no record. */
+export const foundNumber = '+12025550107';
+export const unknownNumber = '+12025550163';
+
+export interface ConnectionRequest {
+  uuid: string;
+  token: string;
+  id: string;
+}
+
+export async function startStream(
+  api: TestApi,
+  token: string,
+  phoneNumber: string,
+): Promise<ConnectionRequest> {
+  const answer = await call<ConnectionRequest>(api, 'POST', '/api/v1/location/start-stream', {
+    token,
+    body: { phoneNumber },
+  });
+  if (answer.status !== 200)
+    throw new Error(`start-stream answered ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+/** The dispatcher socket of a connection request, joined; resolves once `joined` arrived. */
+export async function joinSession(api: TestApi, request: ConnectionRequest): Promise<TestSocket> {
+  const socket = await TestSocket.open(`${api.wsUrl}/api/v1/socket?token=${request.token}`);
+  socket.send('join', { sessionId: request.uuid });
+  await socket.event('joined');
+  return socket;
+}
+
+export interface OutboxSms {
+  to: string;
+  body: string;
+  createdAt: string;
+}
+
+export async function outboxSms(api: TestApi, to: string): Promise<OutboxSms[]> {
+  const answer = await call<OutboxSms[]>(
+    api,
+    'GET',
+    `/api/v1/dev/outbox/sms?to=${encodeURIComponent(to)}`,
+  );
+  if (answer.status !== 200) throw new Error(`dev outbox answered ${answer.status}`);
+  return answer.body;
+}
+
+/** The caller link's token in a text message. */
+export function linkTokenIn(body: string): string {
+  const match = /\/share\?token=([A-Za-z0-9_-]{43})/.exec(body);
+  if (!match) throw new Error(`no caller link in: ${body}`);
+  return match[1]!;
+}
+
+export function callerSocket(api: TestApi, linkToken: string): Promise<TestSocket> {
+  return TestSocket.open(`${api.wsUrl}/api/v1/caller/socket?token=${linkToken}`);
+}

@@ -1,0 +1,219 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeTwilio } from '../fakes/twilio-server';
+import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
+import type { TestSocket } from '../support/sockets';
+import {
+  callerSocket,
+  dispatcherEmail,
+  joinSession,
+  linkTokenIn,
+  startStream,
+  type ConnectionRequest,
+} from './support';
+
+const publicUrl = 'https://locus.test';
+let fake: FakeTwilio;
+let stack: AuthStack;
+let dispatcher: string;
+
+beforeAll(async () => {
+  fake = await FakeTwilio.start();
+  stack = await startAuthStack({
+    env: { SMS_PROVIDER: 'twilio', TWILIO_AUTH_TOKEN: fake.authToken, PUBLIC_URL: publicUrl },
+    workerEnv: {
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: fake.accountSid,
+      TWILIO_AUTH_TOKEN: fake.authToken,
+      TWILIO_FROM: '+15005550006',
+      TWILIO_API_BASE_URL: fake.url,
+      PUBLIC_URL: publicUrl,
+    },
+  });
+  dispatcher = await signIn(stack.api, dispatcherEmail);
+});
+afterAll(async () => {
+  await stack?.close();
+  await fake?.close();
+});
+
+const inboundPath = '/api/v1/sms/twilio/inbound';
+const statusPath = '/api/v1/sms/twilio/status';
+
+/** Twilio calling a webhook: signed over the public URL, delivered to this instance. */
+function twilioPosts(path: string, params: Record<string, string>, options = {}) {
+  return fake.callback(`${stack.api.url}${path}`, params, {
+    signedUrl: `${publicUrl}${path}`,
+    ...options,
+  });
+}
+
+async function textCaller(
+  phoneNumber: string,
+  language = 'en',
+): Promise<{
+  request: ConnectionRequest;
+  socket: TestSocket;
+  answer: { status: number; body: unknown };
+}> {
+  const request = await startStream(stack.api, dispatcher, phoneNumber);
+  const socket = await joinSession(stack.api, request);
+  const answer = await call(stack.api, 'POST', '/api/v1/location/request-text-message-location', {
+    token: dispatcher,
+    body: { connectionRequestUuid: request.uuid, language },
+  });
+  return { request, socket, answer };
+}
+
+const inboundCount = async () =>
+  (
+    await sql<{
+      n: number;
+    }>`select count(*)::int as n from sms_messages where direction = 'inbound'`.execute(
+      stack.database.db,
+    )
+  ).rows[0]!.n;
+
+describe('texting through Twilio', () => {
+  it('sends the link with a status callback, and shows delivery and replies to the dispatcher', async () => {
+    const { socket, answer } = await textCaller('+12025550171');
+    expect(answer.status).toBe(200);
+    const message = fake.messages.find((sent) => sent.to === '+12025550171')!;
+    expect(message.body).toContain(`${publicUrl}/share?token=`);
+    expect(message.statusCallback).toBe(`${publicUrl}${statusPath}`);
+    // The live link is not kept in the database once Twilio has the text.
+    const stored = await sql<{ body: string }>`
+      select body from sms_messages where phone_number = '+12025550171' and direction = 'outbound'`.execute(
+      stack.database.db,
+    );
+    expect(stored.rows[0]!.body).toContain('/share?token=[sent]');
+    expect(stored.rows[0]!.body).not.toContain(linkTokenIn(message.body));
+    await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'sent');
+
+    const delivered = await twilioPosts(statusPath, {
+      MessageSid: message.sid,
+      MessageStatus: 'delivered',
+      To: message.to,
+    });
+    expect(delivered.status).toBe(204);
+    await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'delivered');
+
+    const reply = await twilioPosts(inboundPath, {
+      MessageSid: 'SM00000000000000000000000000000001',
+      From: '+12025550171',
+      To: '+15005550006',
+      Body: 'I am at the north gate',
+    });
+    expect(reply.status).toBe(200);
+    expect(await reply.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    const received = await socket.event('sms-received');
+    expect(received.data.body).toBe('I am at the north gate');
+    await socket.close();
+  });
+
+  it('accepts webhooks only with a valid X-Twilio-Signature, and changes nothing otherwise', async () => {
+    const params = {
+      MessageSid: 'SM00000000000000000000000000000002',
+      From: '+12025550171',
+      To: '+15005550006',
+      Body: 'STOP',
+    };
+    const before = await inboundCount();
+    const missing = await fetch(`${stack.api.url}${inboundPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params),
+    });
+    expect(missing.status).toBe(403);
+    expect(await missing.json()).toMatchObject({ error: 'forbidden' });
+    // Signed for another body: the signature covers every parameter.
+    const altered = await twilioPosts(inboundPath, params, {
+      signedParams: { ...params, Body: 'hello' },
+    });
+    expect(altered.status).toBe(403);
+    const wrongKey = await twilioPosts(inboundPath, params, { authToken: 'not-the-auth-token' });
+    expect(wrongKey.status).toBe(403);
+    expect(await inboundCount()).toBe(before);
+    const optOuts = await sql<{ n: number }>`select count(*)::int as n from sms_opt_outs`.execute(
+      stack.database.db,
+    );
+    expect(optOuts.rows[0]!.n).toBe(0);
+  });
+
+  it('answers HELP in the language the number was texted in', async () => {
+    const { socket } = await textCaller('+12025550172', 'fr');
+    const reply = await twilioPosts(inboundPath, {
+      MessageSid: 'SM00000000000000000000000000000003',
+      From: '+12025550172',
+      To: '+15005550006',
+      Body: ' help ',
+    });
+    const twiml = await reply.text();
+    expect(twiml).toMatch(/<Response><Message>.+<\/Message><\/Response>$/);
+    const { callerTexts } = await import('@locus/contract');
+    expect(twiml).toContain(callerTexts.fr.smsHelpReply.slice(0, 20).replace(/'/g, '&#39;'));
+    await socket.close();
+  });
+
+  it("STOP revokes the number's link and blocks further texts until START", async () => {
+    const phone = '+12025550173';
+    const { request, socket } = await textCaller(phone);
+    const linkToken = linkTokenIn(fake.messages.find((sent) => sent.to === phone)!.body);
+    const sharing = await callerSocket(stack.api, linkToken);
+    await socket.next(
+      (frame) => frame.event === 'caller-connected' && frame.data.connected === true,
+    );
+    const stop = await twilioPosts(inboundPath, {
+      MessageSid: 'SM00000000000000000000000000000004',
+      From: phone,
+      To: '+15005550006',
+      Body: 'STOP',
+    });
+    expect(await stop.text()).toContain('<Message>');
+    await socket.next((frame) => frame.event === 'sms-received' && frame.data.body === 'STOP');
+
+    // The page that was sharing is closed, and learns from its link that the number stopped.
+    expect(await sharing.closed()).toBe(4401);
+    const link = await call(stack.api, 'GET', `/api/v1/caller/link?token=${linkToken}`);
+    expect(link.body).toEqual({ status: 'stopped', language: 'en' });
+    const caller = await callerSocket(stack.api, linkToken);
+    expect(await caller.closed()).toBe(4401);
+
+    const sent = fake.messages.length;
+    const again = await call(stack.api, 'POST', '/api/v1/location/request-text-message-location', {
+      token: dispatcher,
+      body: { connectionRequestUuid: request.uuid, language: 'en' },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'sms-opted-out' });
+    expect(fake.messages.length).toBe(sent);
+
+    await twilioPosts(inboundPath, {
+      MessageSid: 'SM00000000000000000000000000000005',
+      From: phone,
+      To: '+15005550006',
+      Body: 'START',
+    });
+    const resumed = await call(
+      stack.api,
+      'POST',
+      '/api/v1/location/request-text-message-location',
+      {
+        token: dispatcher,
+        body: { connectionRequestUuid: request.uuid, language: 'en' },
+      },
+    );
+    expect(resumed.status).toBe(200);
+    expect(fake.messages.length).toBe(sent + 1);
+    await socket.close();
+  });
+
+  it('answers sms-failed when Twilio refuses the number, and tells the dispatcher socket', async () => {
+    fake.landlines.add('+12025550174');
+    const { socket, answer } = await textCaller('+12025550174');
+    expect(answer.status).toBe(502);
+    expect(answer.body).toMatchObject({ error: 'sms-failed' });
+    await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'failed');
+    await socket.close();
+  });
+});

@@ -1,0 +1,195 @@
+import { CallerSocket, callerSocketUrl, type ConnectionState } from './caller-socket';
+import { toCallerFix, watchOptions } from './position-fix';
+import { ScreenWakeLock } from './screen-wake-lock';
+
+/**
+ * - idle: nothing asked, nothing sent (before the caller taps Share).
+ * - starting: watching, no fix yet (the phone may be asking for permission).
+ * - sharing: at least one fix since the last start.
+ * - stopped: the caller tapped Stop sharing.
+ * - denied: location access was refused.
+ * - unsupported: this browser has no location to give.
+ * - ended: the dispatcher ended the request.
+ * - revoked: the server refused the link; ask the API what happened to it.
+ */
+export type SharingPhase =
+  'idle' | 'starting' | 'sharing' | 'stopped' | 'denied' | 'unsupported' | 'ended' | 'revoked';
+
+/** A passing problem while the watch keeps running. */
+export type PositionProblem = 'position-unavailable' | 'timeout';
+
+export interface SharingState {
+  phase: SharingPhase;
+  connection: ConnectionState;
+  lastFix: { accuracy: number; capturedAt: number } | null;
+  problem: PositionProblem | null;
+}
+
+// GeolocationPositionError codes.
+const permissionDenied = 1;
+const timeout = 3;
+
+/** What the dispatcher's log learns (in English: it is the dispatcher's screen, not the caller's). */
+const errorMessages = {
+  'permission-denied': "The caller's phone blocked location access.",
+  'position-unavailable': "The caller's phone cannot determine its location.",
+  timeout: "The caller's phone is taking too long to find its location.",
+  unsupported: "The caller's browser cannot share its location.",
+} as const;
+
+function describe(code: keyof typeof errorMessages, detail?: string): string {
+  return detail ? `${errorMessages[code]} (${detail})` : errorMessages[code];
+}
+
+/**
+ * One caller's sharing: the geolocation watch, the socket and the screen wake lock, started
+ * only by the caller's tap. Framework-free; `useLocationSharing` binds it to React.
+ */
+export class LocationSharing {
+  private state: SharingState = {
+    phase: 'idle',
+    connection: 'closed',
+    lastFix: null,
+    problem: null,
+  };
+  private readonly listeners = new Set<() => void>();
+  private readonly wakeLock = new ScreenWakeLock();
+  private socket: CallerSocket | null = null;
+  private watchId: number | null = null;
+  private lastCapturedAt = 0;
+  private listening = false;
+
+  constructor(private readonly token: string) {}
+
+  readonly getState = (): SharingState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The caller's tap on Share (or Try again, Share again): ask the phone, open the socket. */
+  readonly start = (): void => {
+    if (this.state.phase === 'ended' || this.state.phase === 'revoked') return;
+    this.clearWatch();
+    this.listen();
+    const socket = this.openSocket();
+    if (!window.isSecureContext || !('geolocation' in navigator)) {
+      socket.reportError('unsupported', describe('unsupported'));
+      this.update({ phase: 'unsupported', problem: null });
+      return;
+    }
+    socket.setSharing(true);
+    // A new watch may begin with the position the last one ended on: show it, send it again.
+    this.lastCapturedAt = 0;
+    this.update({ phase: 'starting', lastFix: null, problem: null });
+    this.wakeLock.acquire();
+    this.watchId = navigator.geolocation.watchPosition(
+      this.onPosition,
+      this.onPositionError,
+      watchOptions,
+    );
+  };
+
+  /** The caller's tap on Stop sharing: the dispatcher is told, then the socket closes. */
+  readonly stop = (): void => {
+    this.socket?.setSharing(false);
+    this.dispose();
+    this.update({ phase: 'stopped', connection: 'closed', lastFix: null, problem: null });
+  };
+
+  /** Stops everything without a word (the page is going away). */
+  readonly dispose = (): void => {
+    this.clearWatch();
+    this.wakeLock.release();
+    this.socket?.close();
+    this.socket = null;
+    this.unlisten();
+  };
+
+  private openSocket(): CallerSocket {
+    if (this.socket) return this.socket;
+    const socket = new CallerSocket(
+      callerSocketUrl(this.token),
+      {
+        onConnection: (connection) => this.update({ connection }),
+        onEnded: () => this.finish('ended'),
+        onRevoked: () => this.finish('revoked'),
+      },
+      () => document.visibilityState === 'visible',
+    );
+    this.socket = socket;
+    socket.connect();
+    return socket;
+  }
+
+  private finish(phase: 'ended' | 'revoked'): void {
+    this.dispose();
+    this.update({ phase, problem: null });
+  }
+
+  private readonly onPosition = (position: GeolocationPosition): void => {
+    if (this.watchId === null) return;
+    const fix = toCallerFix(position);
+    // A watch may repeat a position; the server would drop it anyway.
+    if (fix.capturedAt <= this.lastCapturedAt) return;
+    this.lastCapturedAt = fix.capturedAt;
+    this.socket?.sendFix(fix);
+    this.update({
+      phase: 'sharing',
+      lastFix: { accuracy: fix.accuracy, capturedAt: fix.capturedAt },
+      problem: null,
+    });
+  };
+
+  private readonly onPositionError = (error: GeolocationPositionError): void => {
+    if (this.watchId === null) return;
+    if (error.code === permissionDenied) {
+      this.clearWatch();
+      this.wakeLock.release();
+      this.socket?.reportError('permission-denied', describe('permission-denied', error.message));
+      this.socket?.setSharing(false);
+      this.update({ phase: 'denied', problem: null });
+      return;
+    }
+    // The watch keeps running: the phone may still find itself. Told once per problem.
+    const problem: PositionProblem = error.code === timeout ? 'timeout' : 'position-unavailable';
+    if (this.state.problem !== problem) {
+      this.socket?.reportError(problem, describe(problem, error.message));
+      this.update({ problem });
+    }
+  };
+
+  private readonly onVisibility = (): void => {
+    this.socket?.sendFocus();
+    if (document.visibilityState !== 'visible') return;
+    this.socket?.reconnectNow();
+    if (this.state.phase === 'starting' || this.state.phase === 'sharing') this.wakeLock.acquire();
+  };
+
+  private readonly onOnline = (): void => this.socket?.reconnectNow();
+
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
+    document.addEventListener('visibilitychange', this.onVisibility);
+    window.addEventListener('online', this.onOnline);
+  }
+
+  private unlisten(): void {
+    if (!this.listening) return;
+    this.listening = false;
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    window.removeEventListener('online', this.onOnline);
+  }
+
+  private clearWatch(): void {
+    if (this.watchId !== null) navigator.geolocation.clearWatch(this.watchId);
+    this.watchId = null;
+  }
+
+  private update(patch: Partial<SharingState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}

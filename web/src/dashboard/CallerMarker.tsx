@@ -1,0 +1,129 @@
+import type { LocationSource, TrackedLocation } from '@locus/machines';
+import L, { type LatLngTuple } from 'leaflet';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { Circle, Marker, Polyline, Tooltip } from 'react-leaflet';
+import { formatDuration, fixAgeMs } from './format';
+import { useNow } from './use-now';
+
+export const sourceColours: Record<LocationSource, string> = {
+  TEXT_MESSAGE: '#275295',
+  RAPID_SOS: '#cc1617',
+};
+const staleColour = '#868e96';
+
+const phoneGlyph =
+  '<g transform="translate(8 7) scale(0.75)" fill="none" stroke="white" stroke-width="2.4" ' +
+  'stroke-linecap="round" stroke-linejoin="round"><path d="M5 4h4l2 5l-2.5 1.5a11 11 0 0 0 5 5' +
+  'l1.5 -2.5l5 2v4a2 2 0 0 1 -2 2a16 16 0 0 1 -15 -15a2 2 0 0 1 2 -2"/></g>';
+const sosGlyph =
+  '<text x="17" y="20.5" text-anchor="middle" font-family="system-ui, sans-serif" ' +
+  'font-size="9.5" font-weight="800" fill="white">SOS</text>';
+
+/**
+ * Leaflet's default marker loads PNGs by URL, which bundlers break; a div icon with inline
+ * SVG needs no assets. The pin's glyph and colour say where the fix came from (a phone for the
+ * caller's own browser, SOS for the emergency-data provider); grey means the fix is stale.
+ */
+function callerIcon(source: LocationSource, stale: boolean): L.DivIcon {
+  const colour = stale ? staleColour : sourceColours[source];
+  const glyph = source === 'RAPID_SOS' ? sosGlyph : phoneGlyph;
+  return L.divIcon({
+    className: 'locus-caller-marker',
+    html:
+      `<svg width="34" height="44" viewBox="0 0 34 44" aria-hidden="true" focusable="false"` +
+      ` style="display:block;filter:drop-shadow(0 1px 2px rgba(0,0,0,.45));opacity:${stale ? 0.75 : 1}">` +
+      `<path d="M17 43C17 43 3 27 3 17a14 14 0 1 1 28 0c0 10-14 26-14 26z" fill="${colour}"` +
+      ` stroke="white" stroke-width="2"/>${glyph}</svg>`,
+    iconSize: [34, 44],
+    iconAnchor: [17, 43],
+    tooltipAnchor: [0, -42],
+  });
+}
+
+/**
+ * A caller's breadcrumb trail: one polyline for all of its fixes, so thousands of points stay
+ * one SVG path. Memoised on the fixes array, which the machine replaces only when one is added.
+ */
+export const CallerTrail = memo(function CallerTrail({
+  locations,
+  stale,
+}: {
+  locations: TrackedLocation[];
+  stale: boolean;
+}) {
+  const positions = useMemo(
+    () => locations.map((fix): LatLngTuple => [fix.latitude, fix.longitude]),
+    [locations],
+  );
+  const latest = locations[locations.length - 1];
+  if (!latest || positions.length < 2) return null;
+  return (
+    <Polyline
+      positions={positions}
+      interactive={false}
+      pathOptions={{
+        color: stale ? staleColour : sourceColours[latest.capturedFromSource],
+        weight: 3,
+        opacity: 0.65,
+        dashArray: stale ? '6 6' : undefined,
+      }}
+    />
+  );
+});
+
+/** "No new fix for 1m 20s", ticking on its own so the rest of the map does not re-render. */
+function StaleBadge({ location }: { location: TrackedLocation }) {
+  const now = useNow(1000);
+  return (
+    <Tooltip permanent direction="top" className="locus-stale-badge">
+      No new fix for {formatDuration(fixAgeMs(location, now))}
+    </Tooltip>
+  );
+}
+
+/** The caller's newest fix: a pin and its accuracy circle (SPEC.md §3 uncertaintyRadiusInMeters). */
+export const CallerMarker = memo(function CallerMarker({
+  label,
+  location,
+  stale,
+}: {
+  /** "Caller +12025550123": the marker's accessible name. */
+  label: string;
+  location: TrackedLocation;
+  stale: boolean;
+}) {
+  const source = location.capturedFromSource;
+  const icon = useMemo(() => callerIcon(source, stale), [source, stale]);
+  const marker = useRef<L.Marker>(null);
+  const center: LatLngTuple = [location.latitude, location.longitude];
+
+  // Leaflet replaces the icon's element on every icon change and only copies `title` onto it.
+  useEffect(() => {
+    marker.current?.getElement()?.setAttribute('aria-label', label);
+  }, [icon, label]);
+
+  const colour = stale ? staleColour : sourceColours[source];
+  return (
+    <>
+      <Circle
+        center={center}
+        radius={location.uncertaintyRadiusInMeters}
+        interactive={false}
+        pathOptions={{ color: colour, weight: 1, fillColor: colour, fillOpacity: 0.12 }}
+      />
+      <Marker
+        ref={marker}
+        position={center}
+        icon={icon}
+        title={label}
+        alt={label}
+        keyboard
+        eventHandlers={{
+          add: (event) => event.target.getElement()?.setAttribute('aria-label', label),
+        }}
+      >
+        {stale && <StaleBadge location={location} />}
+      </Marker>
+    </>
+  );
+});

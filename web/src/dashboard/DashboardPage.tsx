@@ -1,0 +1,298 @@
+import {
+  selectHeading,
+  selectIsBusy,
+  selectIsSendingSms,
+  selectIsTracking,
+  selectLatestLocation,
+  selectLog,
+  selectModal,
+  selectShowsEndConfirmation,
+  selectShowsSmsPrompt,
+  selectShowsWaitingModal,
+  selectTrackingStatusText,
+} from '@locus/machines';
+import { Box, Button, Collapse, Group, Paper, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconMessage } from '@tabler/icons-react';
+import { useSelector } from '@xstate/react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { MapHeaderControls } from '../app/layouts/map-header-slot';
+import { useSession } from '../app/session';
+import { usePublicConfig } from '../public-site/public-config';
+import { LocateForm, TrackingControls } from './HeaderControls';
+import { LatestFixPanel } from './LatestFixPanel';
+import { LogPanel } from './LogPanel';
+import { ClearedDomainModal } from './modals/ClearedDomainModal';
+import { EmailVerificationModal } from './modals/EmailVerificationModal';
+import { EndTrackingModal } from './modals/EndTrackingModal';
+import { SmsPromptModal, smsLanguageOptions } from './modals/SmsPromptModal';
+import { WaitingForLocationModal } from './modals/WaitingForLocationModal';
+import { TrackingMap } from './TrackingMap';
+import { useTracking } from './useTracking';
+
+/**
+ * While the dispatcher waits for a first location, what the caller's page reported that explains
+ * why none is coming (the newest such log entry), so the waiting modal does not keep spinning
+ * in silence.
+ */
+function callerNotice(log: readonly { message: string }[]): string | null {
+  for (let index = log.length - 1; index >= 0; index -= 1) {
+    const { message } = log[index]!;
+    if (message === 'Caller unable to share location')
+      return "The caller's phone did not share its location (permission refused or no GPS signal). Their page shows them how to allow it; ask them to follow it and tap Try again.";
+    if (message === 'Caller Stopped Sharing')
+      return 'The caller stopped sharing. Ask them to tap Share again on their page.';
+    if (message === 'Caller connected') return null;
+  }
+  return null;
+}
+
+/** SPEC.md §9: the large-screen threshold, and how long the SMS Received banner shows. */
+const WIDE_SCREEN_QUERY = '(min-width: 960px)';
+const SMS_BANNER_MS = 3000;
+
+/** SPEC.md §2: "SMS Received" for three seconds after each text from the caller. */
+function useSmsBanner() {
+  const [shownAt, setShownAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (shownAt === null) return;
+    const timer = setTimeout(() => setShownAt(null), SMS_BANNER_MS);
+    return () => clearTimeout(timer);
+  }, [shownAt]);
+  const show = useCallback(() => setShownAt(Date.now()), []);
+  return { visible: shownAt !== null, show };
+}
+
+function SmsReceivedBanner() {
+  return (
+    <Paper
+      role="status"
+      pos="absolute"
+      top={12}
+      left="50%"
+      px="md"
+      py={8}
+      bg="teal.7"
+      c="white"
+      shadow="md"
+      style={{ transform: 'translateX(-50%)', zIndex: 150 }}
+    >
+      <Text fw={700} size="sm" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+        <IconMessage size={18} aria-hidden />
+        SMS Received
+      </Text>
+    </Paper>
+  );
+}
+
+/** Wide screens: a column beside the map. Narrow ones: a sheet under it that folds away. */
+function DetailsPanel({
+  wide,
+  status,
+  children,
+}: {
+  wide: boolean;
+  status: ReactNode;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(true);
+  if (wide) {
+    return (
+      <Stack
+        component="aside"
+        aria-label="Tracking details"
+        w={380}
+        p="sm"
+        gap="sm"
+        bg="gray.0"
+        style={{
+          flex: '0 0 auto',
+          minHeight: 0,
+          borderLeft: '1px solid var(--mantine-color-gray-3)',
+        }}
+      >
+        {status}
+        {children}
+      </Stack>
+    );
+  }
+  return (
+    <Box
+      component="aside"
+      aria-label="Tracking details"
+      bg="gray.0"
+      style={{ flex: '0 0 auto', borderTop: '1px solid var(--mantine-color-gray-3)' }}
+    >
+      <Box
+        px="sm"
+        py={6}
+        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}
+      >
+        {status}
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          aria-expanded={open}
+          aria-controls="tracking-details-sheet"
+          onClick={() => setOpen((value) => !value)}
+        >
+          {open ? 'Hide details' : 'Show details'}
+        </Button>
+      </Box>
+      <Collapse expanded={open}>
+        <Stack
+          id="tracking-details-sheet"
+          gap="sm"
+          px="sm"
+          pb="sm"
+          style={{ maxHeight: '40dvh', overflowY: 'auto' }}
+        >
+          {children}
+        </Stack>
+      </Collapse>
+    </Box>
+  );
+}
+
+/**
+ * /dashboard (SPEC.md §2, §4 "Tracking (dispatcher)"): locate one number, follow it on the map,
+ * read the log and the latest fix. Everything shown, status text and modals included, is read
+ * from the tracking machine; this page only lays it out and forwards the dispatcher's choices.
+ */
+export function DashboardPage() {
+  const { user } = useSession();
+  const tiles = usePublicConfig().data?.map;
+  const wide = useMediaQuery(WIDE_SCREEN_QUERY, true, { getInitialValueInEffect: false });
+  const banner = useSmsBanner();
+  const { actor, socketStatus, socket } = useTracking({ onSmsReceived: banner.show });
+
+  const tracking = useSelector(actor, selectIsTracking);
+  const busy = useSelector(actor, selectIsBusy);
+  const heading = useSelector(actor, selectHeading);
+  const log = useSelector(actor, selectLog);
+  const modal = useSelector(actor, selectModal);
+  const showsSmsPrompt = useSelector(actor, selectShowsSmsPrompt);
+  const sendingSms = useSelector(actor, selectIsSendingSms);
+  const showsWaiting = useSelector(actor, selectShowsWaitingModal);
+  const showsEndConfirmation = useSelector(actor, selectShowsEndConfirmation);
+  const status = useSelector(actor, (snapshot) => selectTrackingStatusText(snapshot, socketStatus));
+  const phoneNumber = useSelector(actor, (snapshot) => snapshot.context.phoneNumber);
+  const language = useSelector(actor, (snapshot) => snapshot.context.language);
+  const smsFailed = useSelector(
+    actor,
+    (snapshot) => snapshot.context.statusText === 'Unable to send SMS request for location',
+  );
+  const optedOut = useSelector(
+    actor,
+    (snapshot) => snapshot.context.requestError?.code === 'sms-opted-out',
+  );
+  const callers = useSelector(actor, (snapshot) => snapshot.context.callers);
+  const streamStarted = useSelector(
+    actor,
+    (snapshot) => snapshot.context.connectionRequestUuid !== null,
+  );
+  const [numberInput, setNumberInput] = useState('');
+  // Once the session exists the number has done its job; the next Locate starts empty.
+  useEffect(() => {
+    if (streamStarted) setNumberInput('');
+  }, [streamStarted]);
+  // The selector builds a new object each time; the fix itself says whether anything changed.
+  const latest = useSelector(
+    actor,
+    selectLatestLocation,
+    (a, b) => a?.location === b?.location,
+  )?.location;
+  const languageLabel = smsLanguageOptions.find((option) => option.value === language)!.label;
+
+  // One modal at a time: an error modal or the end confirmation covers the flow's own.
+  const errorModalOpen = modal !== null;
+  const flowModalsHidden = errorModalOpen || showsEndConfirmation;
+
+  const statusLine = (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="sm" fw={600} aria-live="polite">
+        Status: {status}
+      </Text>
+      {tracking && status === 'Unable to Reconnect' && (
+        <Button size="compact-xs" variant="light" onClick={socket.reconnectNow}>
+          Reconnect
+        </Button>
+      )}
+    </Group>
+  );
+
+  return (
+    <Box
+      style={{
+        flex: 1,
+        minHeight: 0,
+        display: 'flex',
+        flexDirection: wide ? 'row' : 'column',
+      }}
+    >
+      <MapHeaderControls>
+        {tracking ? (
+          <TrackingControls
+            heading={heading}
+            ending={busy && !sendingSms}
+            onEnd={() => actor.send({ type: 'END_TRACKING' })}
+          />
+        ) : (
+          <LocateForm
+            value={numberInput}
+            onChange={setNumberInput}
+            onLocate={(number) => actor.send({ type: 'LOCATE', phoneNumber: number })}
+          />
+        )}
+      </MapHeaderControls>
+
+      <Box pos="relative" style={{ flex: 1, minHeight: 0, minWidth: 0, display: 'flex' }}>
+        <TrackingMap
+          callers={callers}
+          phoneNumber={phoneNumber}
+          tiles={tiles}
+          tracking={tracking}
+        />
+        {banner.visible && <SmsReceivedBanner />}
+      </Box>
+
+      <DetailsPanel wide={wide} status={statusLine}>
+        <LatestFixPanel location={latest ?? null} />
+        <LogPanel entries={log} tracking={tracking} fill={wide} />
+      </DetailsPanel>
+
+      <SmsPromptModal
+        opened={(showsSmsPrompt || sendingSms) && !flowModalsHidden}
+        phoneNumber={phoneNumber}
+        sending={sendingSms}
+        smsFailed={smsFailed}
+        optedOut={smsFailed && optedOut}
+        onSend={(chosen) => actor.send({ type: 'SEND_SMS', language: chosen })}
+        onDecline={() => actor.send({ type: 'DECLINE_SMS' })}
+      />
+      <WaitingForLocationModal
+        opened={showsWaiting && !flowModalsHidden}
+        phoneNumber={phoneNumber}
+        languageLabel={languageLabel}
+        callerNotice={callerNotice(log)}
+        onStop={() => actor.send({ type: 'END_TRACKING' })}
+      />
+      <EndTrackingModal
+        opened={showsEndConfirmation && !errorModalOpen}
+        phoneNumber={phoneNumber}
+        onCancel={() => actor.send({ type: 'CANCEL_END' })}
+        onConfirm={() => actor.send({ type: 'CONFIRM_END' })}
+      />
+      <EmailVerificationModal
+        opened={modal === 'email-verification'}
+        email={user?.email ?? null}
+        onClose={() => actor.send({ type: 'DISMISS_MODAL' })}
+      />
+      <ClearedDomainModal
+        opened={modal === 'cleared-domain'}
+        email={user?.email ?? null}
+        onClose={() => actor.send({ type: 'DISMISS_MODAL' })}
+      />
+    </Box>
+  );
+}

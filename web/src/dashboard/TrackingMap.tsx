@@ -1,0 +1,201 @@
+import 'leaflet/dist/leaflet.css';
+import type { CallerState } from '@locus/machines';
+import { Badge, Box, Button } from '@mantine/core';
+import { IconFocusCentered } from '@tabler/icons-react';
+import L, { type LatLngBounds, type LatLngExpression } from 'leaflet';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { CallerMarker, CallerTrail } from './CallerMarker';
+import { formatFixCount, isStale } from './format';
+import { useNow } from './use-now';
+
+/** Before any fix: the contiguous United States. */
+const DEFAULT_CENTER: LatLngExpression = [39.5, -98.35];
+const DEFAULT_ZOOM = 4;
+/** Close enough to see the street, not so close that a precise fix fills the screen. */
+const MAX_FIT_ZOOM = 17;
+
+/** Every fix of every caller, plus the newest fix's accuracy circle, so the circle is in view. */
+function boundsOf(callers: [string, CallerState][]): LatLngBounds | null {
+  let bounds: LatLngBounds | null = null;
+  for (const [, caller] of callers) {
+    const latest = caller.locations[caller.locations.length - 1];
+    if (!latest) continue;
+    const circle = L.latLng(latest.latitude, latest.longitude).toBounds(
+      2 * latest.uncertaintyRadiusInMeters,
+    );
+    bounds = bounds ? bounds.extend(circle) : circle;
+    for (const fix of caller.locations) bounds.extend([fix.latitude, fix.longitude]);
+  }
+  return bounds;
+}
+
+/**
+ * Keeps the trail in view as fixes arrive, until the dispatcher pans or zooms: from then on the
+ * map stays where they put it (and "Fit to caller" brings it back). Leaflet reports the map's own
+ * moves and the user's alike, so every move made here is flagged while it happens.
+ */
+function AutoFit({
+  bounds,
+  fixCount,
+  following,
+  onUserMove,
+  container,
+}: {
+  bounds: LatLngBounds | null;
+  fixCount: number;
+  following: boolean;
+  onUserMove: () => void;
+  container: RefObject<HTMLDivElement | null>;
+}) {
+  const map = useMap();
+  const moving = useRef(false);
+  const programmatic = (move: () => void) => {
+    moving.current = true;
+    try {
+      move();
+    } finally {
+      moving.current = false;
+    }
+  };
+
+  useMapEvents({
+    movestart: () => {
+      if (!moving.current) onUserMove();
+    },
+    zoomstart: () => {
+      if (!moving.current) onUserMove();
+    },
+  });
+
+  const boundsRef = useRef(bounds);
+  boundsRef.current = bounds;
+  useEffect(() => {
+    const target = boundsRef.current;
+    if (fixCount === 0) {
+      programmatic(() => map.setView(DEFAULT_CENTER, DEFAULT_ZOOM, { animate: false }));
+    } else if (following && target) {
+      programmatic(() =>
+        map.fitBounds(target, { padding: [48, 48], maxZoom: MAX_FIT_ZOOM, animate: false }),
+      );
+    }
+    // Only a new fix (or following again) moves the map, not every re-render: the bounds are
+    // read from a ref.
+  }, [map, fixCount, following]);
+
+  // The side panel or bottom sheet changing size changes the map's; Leaflet must be told.
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() =>
+      programmatic(() => map.invalidateSize({ animate: false })),
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [map, container]);
+
+  return null;
+}
+
+/**
+ * The dispatcher's map: one trail, pin and accuracy circle per caller, tiles from the public
+ * configuration. Pins and trails re-render only when their caller gets a new fix or turns stale,
+ * so a trail of thousands of fixes costs nothing between fixes.
+ */
+export function TrackingMap({
+  callers,
+  phoneNumber,
+  tiles,
+  tracking,
+}: {
+  callers: Record<string, CallerState>;
+  phoneNumber: string | null;
+  tiles: { tileUrl: string; attribution: string } | undefined;
+  tracking: boolean;
+}) {
+  const container = useRef<HTMLDivElement>(null);
+  const [following, setFollowing] = useState(true);
+  const now = useNow(1000);
+  const entries = useMemo(
+    () => Object.entries(callers).filter(([, caller]) => caller.locations.length > 0),
+    [callers],
+  );
+  const fixCount = entries.reduce((sum, [, caller]) => sum + caller.locations.length, 0);
+  const bounds = useMemo(() => boundsOf(entries), [entries]);
+  const label = `Caller ${phoneNumber ?? ''}`.trim();
+
+  // A new session starts by following its caller again.
+  useEffect(() => {
+    if (fixCount === 0) setFollowing(true);
+  }, [fixCount]);
+
+  return (
+    // Leaflet's panes and controls use z-indexes up to 1000; isolated here, they stay under
+    // the app's modals and notifications.
+    <Box
+      ref={container}
+      pos="relative"
+      style={{ flex: 1, minHeight: 0, minWidth: 0, isolation: 'isolate' }}
+    >
+      <MapContainer
+        center={DEFAULT_CENTER}
+        zoom={DEFAULT_ZOOM}
+        style={{ position: 'absolute', inset: 0 }}
+      >
+        {tiles && <TileLayer url={tiles.tileUrl} attribution={tiles.attribution} />}
+        {entries.map(([callerId, caller]) => {
+          const latest = caller.locations[caller.locations.length - 1]!;
+          const stale = isStale(latest, now);
+          return (
+            <CallerTrail key={`trail-${callerId}`} locations={caller.locations} stale={stale} />
+          );
+        })}
+        {entries.map(([callerId, caller]) => {
+          const latest = caller.locations[caller.locations.length - 1]!;
+          return (
+            <CallerMarker
+              key={`marker-${callerId}`}
+              label={label}
+              location={latest}
+              stale={isStale(latest, now)}
+            />
+          );
+        })}
+        <AutoFit
+          bounds={bounds}
+          fixCount={fixCount}
+          following={following}
+          onUserMove={() => setFollowing(false)}
+          container={container}
+        />
+      </MapContainer>
+      {tracking && (
+        <Badge
+          data-testid="fix-count"
+          pos="absolute"
+          bottom={24}
+          left={10}
+          size="lg"
+          variant="white"
+          c="navy.9"
+          tt="none"
+          style={{ zIndex: 1000, boxShadow: '0 1px 4px rgba(0,0,0,.3)' }}
+        >
+          {formatFixCount(fixCount)}
+        </Badge>
+      )}
+      {!following && fixCount > 0 && (
+        <Button
+          pos="absolute"
+          top={10}
+          right={10}
+          style={{ zIndex: 1000 }}
+          leftSection={<IconFocusCentered size={16} aria-hidden />}
+          onClick={() => setFollowing(true)}
+        >
+          Fit to caller
+        </Button>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,228 @@
+import type { RequestError, SmsLanguage, TrackingEvent } from '@locus/machines';
+import { selectStatusText as selectSocketStatusText, trackingMachine } from '@locus/machines';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { fromPromise } from 'xstate';
+import { ApiError, api, expect } from '../app/api';
+import { currentUserQueryKey, reloadCurrentUser } from '../app/auth';
+import { queryClient } from '../app/query-client';
+import { sessionStore } from '../app/session';
+import { DispatcherSocket, type SessionFrame } from './dispatcher-socket';
+
+/**
+ * The machine rejects effects with `{ code, message }` and decides from the code (SPEC.md §8);
+ * a network failure has no code and counts as any other failed request.
+ */
+function asRequestError(error: unknown): RequestError {
+  if (error instanceof ApiError) return { code: error.code ?? 'unknown', message: error.message };
+  return { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}
+
+async function orRequestError<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    throw asRequestError(error);
+  }
+}
+
+/**
+ * SPEC.md §4 "Ending tracking" step 1. A failure here must not keep the session open, so it is
+ * reported and ending goes on.
+ */
+async function markWalkthroughSeen(): Promise<void> {
+  const { user } = sessionStore.get();
+  if (!user || user.hasSeenWalkthrough) return;
+  try {
+    expect(
+      await api.users.patch({ params: { id: user.id }, body: { hasSeenWalkthrough: true } }),
+      200,
+    );
+    const fresh = await reloadCurrentUser();
+    queryClient.setQueryData(currentUserQueryKey, fresh.user);
+  } catch (error) {
+    console.warn('Could not record that the walkthrough was seen', error);
+  }
+}
+
+/** A socket frame as the machine's `LIVE.*` event. */
+function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEvent {
+  switch (frame.event) {
+    case 'new-location-available': {
+      const { seq: _seq, sessionId: _sessionId, callerId, ...location } = frame.data;
+      return { type: 'LIVE.LOCATION', callerId, location };
+    }
+    case 'caller-connected':
+      return {
+        type: 'LIVE.CALLER_CONNECTED',
+        callerId: frame.data.callerId,
+        connected: frame.data.connected,
+      };
+    case 'is-tab-focused':
+      return { type: 'LIVE.TAB_FOCUS', callerId: frame.data.callerId, focused: frame.data.focused };
+    case 'is-sharing-location':
+      return { type: 'LIVE.SHARING', callerId: frame.data.callerId, sharing: frame.data.sharing };
+    case 'location-sharing-error':
+      return {
+        type: 'LIVE.SHARING_ERROR',
+        callerId: frame.data.callerId,
+        message: frame.data.message,
+      };
+    case 'sms-status':
+      return { type: 'LIVE.SMS_STATUS', callerId: frame.data.callerId, status: frame.data.status };
+    case 'sms-received':
+      return { type: 'LIVE.SMS_RECEIVED', from: phoneNumber, body: frame.data.body };
+  }
+}
+
+const activeSessionQueryKey = ['tracking', 'active-session'] as const;
+
+/** How long socket frames are gathered before the machine (and so React) sees them. */
+const FRAME_BATCH_MS = 50;
+
+/**
+ * The dispatcher's tracking (SPEC.md §4): the tracking machine with its effects provided (REST
+ * through TanStack Query mutations, the dispatcher socket), the socket's events fed to it, and
+ * the rejoin of an active session after a reload. Everything the page shows is read from the
+ * returned actor with the machine's selectors.
+ */
+export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
+  const [socket] = useState(() => new DispatcherSocket());
+
+  const startStream = useMutation({
+    mutationFn: async (phoneNumber: string) =>
+      expect(await api.tracking.startStream({ body: { phoneNumber } }), 200),
+  });
+  const lookup = useMutation({
+    mutationFn: async (connectionRequestUuid: string) =>
+      expect(
+        await api.tracking.requestLocation({ body: { connectionRequestUuid, language: 'en' } }),
+        200,
+      ),
+  });
+  const requestSms = useMutation({
+    mutationFn: async (body: { connectionRequestUuid: string; language: SmsLanguage }) =>
+      expect(await api.tracking.requestTextMessage({ body }), 200),
+  });
+  const endTracking = useMutation({
+    mutationFn: async (connectionRequestUuid: string | null) => {
+      await markWalkthroughSeen();
+      if (connectionRequestUuid) {
+        expect(
+          await api.tracking.setDateTimeCompleted({
+            params: { uuid: connectionRequestUuid },
+            body: {},
+          }),
+          200,
+        );
+      }
+    },
+  });
+
+  const startStreamAsync = startStream.mutateAsync;
+  const lookupAsync = lookup.mutateAsync;
+  const requestSmsAsync = requestSms.mutateAsync;
+  const endTrackingAsync = endTracking.mutateAsync;
+  const machine = useMemo(
+    () =>
+      trackingMachine.provide({
+        actors: {
+          startStream: fromPromise(async ({ input }) => {
+            const request = await orRequestError(startStreamAsync(input.phoneNumber));
+            return { connectionRequestUuid: request.uuid, token: request.token };
+          }),
+          lookup: fromPromise(({ input }) =>
+            orRequestError(lookupAsync(input.connectionRequestUuid)),
+          ),
+          requestSms: fromPromise(({ input }) => orRequestError(requestSmsAsync(input))),
+          endTracking: fromPromise(({ input }) => endTrackingAsync(input.connectionRequestUuid)),
+        },
+        actions: {
+          // The machine has stored the session's uuid by the time it opens the socket.
+          openSocket: ({ context }, { token }) => {
+            if (context.connectionRequestUuid)
+              socket.open({ sessionId: context.connectionRequestUuid, token });
+          },
+          closeSocket: () => socket.close(),
+        },
+      }),
+    [socket, startStreamAsync, lookupAsync, requestSmsAsync, endTrackingAsync],
+  );
+  const actor = useActorRef(machine);
+  const socketStatus = useSelector(socket.connection, selectSocketStatusText);
+
+  const onSmsReceivedRef = useRef(onSmsReceived);
+  useEffect(() => {
+    onSmsReceivedRef.current = onSmsReceived;
+  }, [onSmsReceived]);
+
+  // Frames are handed to the machine in batches: a rejoin replays a session's whole history,
+  // thousands of frames in a burst, and one render per batch instead of per frame keeps that
+  // to a blink. Live fixes wait at most one batch window.
+  useEffect(() => {
+    let pending: { frame: SessionFrame; fromHistory: boolean }[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      const batch = pending;
+      pending = [];
+      let smsReceived = false;
+      for (const { frame, fromHistory } of batch) {
+        const phoneNumber = actor.getSnapshot().context.phoneNumber ?? '';
+        actor.send(toTrackingEvent(frame, phoneNumber));
+        if (frame.event === 'sms-received' && !fromHistory) smsReceived = true;
+      }
+      if (smsReceived) onSmsReceivedRef.current();
+    };
+    const stopListening = socket.listen({
+      onSessionEvent(frame, origin) {
+        pending.push({ frame, fromHistory: origin.fromHistory });
+        timer ??= setTimeout(flush, FRAME_BATCH_MS);
+      },
+      onClosedForGood(reason) {
+        flush();
+        actor.send({ type: 'LIVE.SESSION_CLOSED', reason });
+      },
+    });
+    return () => {
+      flush();
+      stopListening();
+    };
+  }, [socket, actor]);
+
+  // Leaving the dashboard closes the socket; coming back rejoins through the active session.
+  useEffect(() => () => socket.close(), [socket]);
+
+  // SPEC.md §9: a session still active may be rejoined after a reload. Joining without lastSeq
+  // replays its whole history, which rebuilds the map and the log.
+  const activeSession = useQuery({
+    queryKey: activeSessionQueryKey,
+    queryFn: async () => expect(await api.tracking.activeSession(), 200).session,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  const resumed = useRef(false);
+  const session = activeSession.isFetchedAfterMount ? activeSession.data : undefined;
+  useEffect(() => {
+    if (!session || resumed.current) return;
+    resumed.current = true;
+    // The dispatcher started locating someone else meanwhile: that wins.
+    if (!actor.getSnapshot().hasTag('entry-controls')) return;
+    actor.send({
+      type: 'RESUME',
+      phoneNumber: session.phoneNumber,
+      connectionRequestUuid: session.uuid,
+      token: session.token,
+      locationType: session.locationType,
+    });
+  }, [session, actor]);
+
+  return { actor, socketStatus, socket };
+}
+
+export type TrackingActor = ReturnType<typeof useTracking>['actor'];
