@@ -38,8 +38,9 @@ describe('the demo seed', () => {
   it('creates the documented accounts, teams and agencies, and changes nothing the second time', async () => {
     const first = await seedDemo(database.db, 'development');
     expect(first.usersCreated).toBe(5);
+    expect(first.callListsCreated).toBe(2);
     const second = await seedDemo(database.db, 'development');
-    expect(second).toMatchObject({ usersCreated: 0, teamsCreated: 0 });
+    expect(second).toMatchObject({ usersCreated: 0, teamsCreated: 0, callListsCreated: 0 });
 
     const users = await database.db
       .selectFrom('users as u')
@@ -100,6 +101,26 @@ describe('the demo seed', () => {
       'locus.test',
       'neighbour-county.test',
     ]);
+    const callLists = await database.db
+      .selectFrom('call_lists as l')
+      .innerJoin('teams as t', 't.id', 'l.team_id')
+      .innerJoin('call_list_numbers as n', 'n.call_list_id', 'l.id')
+      .select(['t.team_name', 'l.name', 'n.phone_number'])
+      .orderBy('n.phone_number')
+      .execute();
+    expect(callLists).toEqual([
+      ...['+12025550170', '+12025550171', '+12025550172'].map((phone_number) => ({
+        team_name: 'Demo County 911',
+        name: 'Search and Rescue volunteers',
+        phone_number,
+      })),
+      ...['+12025550175', '+12025550176'].map((phone_number) => ({
+        team_name: 'Demo County 911',
+        name: 'Coast patrol boats',
+        phone_number,
+      })),
+    ]);
+
     const agencies = await database.db.selectFrom('psaps').select(['state']).execute();
     expect(agencies.length).toBeGreaterThanOrEqual(24);
     expect(new Set(agencies.map((agency) => agency.state)).size).toBeGreaterThanOrEqual(5);

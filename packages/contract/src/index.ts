@@ -6,4 +6,5 @@ export * from './router';
 export * from './auth';
 export * from './accounts';
 export * from './tracking';
+export * from './call-lists';
 export * from './i18n/caller-texts';

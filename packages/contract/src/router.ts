@@ -9,6 +9,7 @@ import {
   usersContract,
 } from './accounts';
 import { authContract } from './auth';
+import { callListsContract } from './call-lists';
 import { trackingContract } from './tracking';
 import { ErrorBody } from './errors';
 
@@ -42,6 +43,7 @@ export const contract = c.router(
     devOutbox: devOutboxContract,
     publicConfig: publicConfigContract,
     tracking: trackingContract,
+    callLists: callListsContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -58,6 +58,19 @@ const RequestBody = z
   .object({ connectionRequestUuid: z.string().uuid(), language: SmsLanguage.default('en') })
   .strict();
 
+/** The most numbers one request may add or text (typed numbers, or the numbers of call lists). */
+export const maxNumbersPerRequest = 50;
+
+/** One phone of a session: its caller id is what every socket event names. */
+export const SessionCaller = z.object({ id: z.string().uuid(), phoneNumber: z.string() });
+export type SessionCaller = z.infer<typeof SessionCaller>;
+
+/** What became of one number's text: `queued` while the provider is still being retried. */
+export const TextedCaller = SessionCaller.extend({
+  status: z.enum(['sent', 'queued', 'failed', 'opted-out']),
+});
+export type TextedCaller = z.infer<typeof TextedCaller>;
+
 /** A session the signed-in dispatcher may resume after a reload (SPEC.md §9: the 60-second rule). */
 export const ActiveSession = z.object({
   uuid: z.string().uuid(),
@@ -67,6 +80,8 @@ export const ActiveSession = z.object({
   locationType: LocationSource.nullable(),
   language: SmsLanguage,
   startedAt: z.string().datetime(),
+  /** Every phone of the session, first the one the dispatcher typed. */
+  callers: z.array(SessionCaller),
 });
 export type ActiveSession = z.infer<typeof ActiveSession>;
 
@@ -132,6 +147,48 @@ export const trackingContract = c.router(
         ...errors,
         409: ErrorBody,
         502: ErrorBody,
+      },
+    },
+    requestMultipleLocations: {
+      method: 'POST',
+      path: '/api/v1/location/request-text-message-multiple-locations',
+      summary: "Text every number of the session team's call lists a link each, in `language`",
+      description:
+        `\`callList\` is a list of call-list ids of the session's team (another team's list is 404). ` +
+        `Numbers on several lists are texted once. At most ${maxNumbersPerRequest} numbers in all ` +
+        `(400 \`validation-failed\` beyond, and nobody is texted).`,
+      body: z
+        .object({
+          connectionRequestUuid: z.string().uuid(),
+          callList: z.array(z.string().uuid()).min(1).max(20),
+          language: SmsLanguage.default('en'),
+        })
+        .strict(),
+      responses: {
+        200: z.object({ callers: z.array(TextedCaller), invalid: z.array(z.string()) }),
+        ...errors,
+        409: ErrorBody,
+      },
+    },
+    requestAdditionalLocations: {
+      method: 'POST',
+      path: '/api/v1/location/request-text-message-additional-locations',
+      summary: 'Text more numbers (typed by the dispatcher) a link each, in `language`',
+      description:
+        `Numbers without a leading + get +1. Invalid numbers come back in \`invalid\` and are not texted; ` +
+        `duplicates are merged; numbers already in the session are texted a new link. At most ` +
+        `${maxNumbersPerRequest} numbers per request (400 \`validation-failed\` beyond).`,
+      body: z
+        .object({
+          connectionRequestUuid: z.string().uuid(),
+          newNumbers: z.array(z.string().max(40)).min(1).max(maxNumbersPerRequest),
+          language: SmsLanguage.default('en'),
+        })
+        .strict(),
+      responses: {
+        200: z.object({ callers: z.array(TextedCaller), invalid: z.array(z.string()) }),
+        ...errors,
+        409: ErrorBody,
       },
     },
     setDateTimeCompleted: {

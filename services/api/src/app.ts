@@ -14,6 +14,7 @@ import { registerWebApp } from './http/web-app';
 import { queueBoardAccess } from './modules/auth/cookie';
 import { installBearerAuth } from './modules/auth/guard';
 import { authRoutes } from './modules/auth/routes';
+import { callListRoutes } from './modules/call-lists/routes';
 import { demoRequestRoutes } from './modules/demo-requests/routes';
 import { devOutboxRoutes } from './modules/dev-outbox/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -48,6 +49,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL),
     bodyLimit: 1024 * 1024,
+    // SPEC.md's call-list paths carry comma-separated uuids in one segment (up to 100 of them).
+    routerOptions: { maxParamLength: 4096 },
     // A number is a hop count: trust that many proxies in front of us.
     trustProxy:
       typeof config.TRUST_PROXY === 'number' ? hopsTrusted(config.TRUST_PROXY) : config.TRUST_PROXY,
@@ -139,6 +142,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   devOutboxRoutes(app, deps);
   publicConfigRoutes(app, config);
   locationRoutes(app, { ...deps, realtime, hub });
+  callListRoutes(app, deps);
   await twilioWebhookRoutes(app, { ...deps, realtime, hub });
 
   await registerQueueBoard(app, queues.all, queueBoardAccess(db));

@@ -14,6 +14,7 @@ import {
 } from '../auth/pages/ForgotPasswordPages';
 import { SignInPage } from '../auth/pages/SignInPage';
 import { SignOutPage } from '../auth/pages/SignOutPage';
+import { TeamEditPage, TeamsPage } from '../admin/teams/TeamsPage';
 import { CallerPage } from '../caller/CallerPage';
 import { lazyPage } from './lazy-page';
 import {
@@ -22,7 +23,6 @@ import {
   AdminMetricsComingSoon,
   AdminOverwatchComingSoon,
   AdminPlatformMetricsComingSoon,
-  AdminTeamsComingSoon,
   AdminUsersComingSoon,
   AdminVerificationComingSoon,
   OverwatchComingSoon,
@@ -158,12 +158,12 @@ export const appRoutes: AppRoute[] = [
   {
     path: '/admin/teams',
     meta: { name: 'admin-teams', title: 'Admin: teams', ...admin },
-    element: <AdminTeamsComingSoon />,
+    element: <TeamsPage />,
   },
   {
     path: '/admin/teams/:id/edit',
     meta: { name: 'admin-teams-edit', title: 'Admin: edit team', ...admin },
-    element: <AdminTeamsComingSoon />,
+    element: <TeamEditPage />,
   },
   {
     path: '/admin/overwatch',

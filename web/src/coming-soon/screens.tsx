@@ -32,21 +32,6 @@ export function AdminUsersComingSoon() {
   );
 }
 
-export function AdminTeamsComingSoon() {
-  return (
-    <ComingSoon
-      title="Teams"
-      summary="Teams group the users of an agency and carry its settings."
-      features={[
-        'Create teams and link them to their agency.',
-        'Set a team’s permission levels (premiere, enterprise).',
-        'Edit the custom links shown in your team’s header and user menu.',
-        'Manage the call lists your dispatchers can locate by.',
-      ]}
-    />
-  );
-}
-
 export function AdminOverwatchComingSoon() {
   return (
     <ComingSoon

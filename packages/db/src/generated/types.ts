@@ -44,6 +44,26 @@ export interface AuthSessions {
   user_id: string;
 }
 
+export interface CallListNumbers {
+  call_list_id: string;
+  created_at: Generated<Timestamp>;
+  label: string | null;
+  phone_number: string;
+}
+
+export interface CallLists {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  name: string;
+  team_id: string;
+}
+
+export interface CallListUsers {
+  call_list_id: string;
+  created_at: Generated<Timestamp>;
+  user_id: string;
+}
+
 export interface ClearedEmailDomains {
   created_at: Generated<Timestamp>;
   domain: string;
@@ -242,6 +262,9 @@ export interface Users {
 export interface DB {
   audit_log: AuditLog;
   auth_sessions: AuthSessions;
+  call_list_numbers: CallListNumbers;
+  call_list_users: CallListUsers;
+  call_lists: CallLists;
   cleared_email_domains: ClearedEmailDomains;
   connection_tokens: ConnectionTokens;
   demo_requests: DemoRequests;

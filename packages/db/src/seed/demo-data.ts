@@ -85,3 +85,31 @@ export const demoClearedDomains = [
   'demo-county.test',
   'neighbour-county.test',
 ] as const;
+
+/**
+ * Demo County 911's call lists. The numbers are in the simulator's "no provider record" range
+ * (+1 202 555 0150–0199, see the README), so locating them goes on to a text message.
+ */
+export const demoCallLists: ReadonlyArray<{
+  team: DemoTeamName;
+  name: string;
+  numbers: ReadonlyArray<{ phoneNumber: string; label: string }>;
+}> = [
+  {
+    team: 'Demo County 911',
+    name: 'Search and Rescue volunteers',
+    numbers: [
+      { phoneNumber: '+12025550170', label: 'SAR team lead' },
+      { phoneNumber: '+12025550171', label: 'SAR volunteer 1' },
+      { phoneNumber: '+12025550172', label: 'SAR volunteer 2' },
+    ],
+  },
+  {
+    team: 'Demo County 911',
+    name: 'Coast patrol boats',
+    numbers: [
+      { phoneNumber: '+12025550175', label: 'Patrol boat 1' },
+      { phoneNumber: '+12025550176', label: 'Patrol boat 2' },
+    ],
+  },
+];

@@ -2,7 +2,13 @@ import { hash } from '@node-rs/argon2';
 import { sql } from 'kysely';
 import type { Database } from '../connection';
 import { seedDemoAgencies } from '../psap/repo';
-import { DEMO_PASSWORD, demoClearedDomains, demoTeams, demoUsers } from './demo-data';
+import {
+  DEMO_PASSWORD,
+  demoCallLists,
+  demoClearedDomains,
+  demoTeams,
+  demoUsers,
+} from './demo-data';
 
 /** argon2id with OWASP's baseline parameters (19 MiB, 2 passes). */
 export function hashPassword(password: string): Promise<string> {
@@ -13,6 +19,7 @@ export interface SeedReport {
   agencies: number;
   teamsCreated: number;
   usersCreated: number;
+  callListsCreated: number;
 }
 
 /**
@@ -88,6 +95,43 @@ export async function seedDemo(
       .values(demoClearedDomains.map((domain) => ({ domain })))
       .onConflict((oc) => oc.column('domain').doNothing())
       .execute();
-    return { agencies, teamsCreated: teams.length, usersCreated: missing.length };
+    const callListsCreated = await seedCallLists(trx, teamIds);
+    return {
+      agencies,
+      teamsCreated: teams.length,
+      usersCreated: missing.length,
+      callListsCreated,
+    };
   });
+}
+
+/**
+ * The demo call lists. A list that exists (by name, ignoring case) is left as it is, numbers
+ * and all: someone may have edited it since.
+ */
+async function seedCallLists(db: Database, teamIds: Map<string, string>): Promise<number> {
+  let created = 0;
+  for (const list of demoCallLists) {
+    const teamId = teamIds.get(list.team)!;
+    const inserted = await db
+      .insertInto('call_lists')
+      .values({ team_id: teamId, name: list.name })
+      .onConflict((oc) => oc.expression(sql`team_id, lower(name)`).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) continue;
+    created += 1;
+    await db
+      .insertInto('call_list_numbers')
+      .values(
+        list.numbers.map((entry) => ({
+          call_list_id: inserted.id,
+          phone_number: entry.phoneNumber,
+          label: entry.label,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['call_list_id', 'phone_number']).doNothing())
+      .execute();
+  }
+  return created;
 }

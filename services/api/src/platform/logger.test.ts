@@ -18,5 +18,13 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/v1/location/check-transfer/0a9d/+12025550123')).toBe(
       '/api/v1/location/check-transfer/0a9d/[phone]',
     );
+    expect(redactUrl('/api/v1/dev/outbox/sms?to=%2B12025550123')).toBe(
+      '/api/v1/dev/outbox/sms?to=[phone]',
+    );
+  });
+
+  it('leaves UUIDs whole', () => {
+    const path = '/api/v1/location/set-date-time-completed/a92b7de1-702c-40b0-a237-2b0123456b6f';
+    expect(redactUrl(path)).toBe(path);
   });
 });

@@ -125,6 +125,51 @@ export interface CallerRow {
   language: 'en' | 'es' | 'fr' | 'zh';
 }
 
+/**
+ * Adds numbers to a session (a number already in it keeps its caller) and answers the callers
+ * of all of them, in the order given.
+ */
+export async function addCallers(
+  db: Database,
+  sessionId: string,
+  phoneNumbers: string[],
+  language: CallerRow['language'],
+): Promise<CallerRow[]> {
+  if (phoneNumbers.length === 0) return [];
+  await db
+    .insertInto('session_callers')
+    .values(phoneNumbers.map((phone) => ({ session_id: sessionId, phone_number: phone, language })))
+    .onConflict((oc) => oc.columns(['session_id', 'phone_number']).doNothing())
+    .execute();
+  const rows = await db
+    .selectFrom('session_callers')
+    .select(['id', 'phone_number', 'language'])
+    .where('session_id', '=', sessionId)
+    .where('phone_number', 'in', phoneNumbers)
+    .execute();
+  const byNumber = new Map(rows.map((row) => [row.phone_number, row]));
+  return phoneNumbers.map((phone) => {
+    const row = byNumber.get(phone)!;
+    return { id: row.id, phoneNumber: phone, language: row.language as CallerRow['language'] };
+  });
+}
+
+/** Every caller of a session, oldest first. */
+export async function findCallers(db: Database, sessionId: string): Promise<CallerRow[]> {
+  const rows = await db
+    .selectFrom('session_callers')
+    .select(['id', 'phone_number', 'language'])
+    .where('session_id', '=', sessionId)
+    .orderBy('created_at')
+    .orderBy('phone_number')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    phoneNumber: row.phone_number,
+    language: row.language as CallerRow['language'],
+  }));
+}
+
 /** The session's first caller: the number the dispatcher typed. */
 export async function findFirstCaller(
   db: Database,

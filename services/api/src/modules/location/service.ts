@@ -1,5 +1,9 @@
 import {
   callerTexts,
+  maxNumbersPerRequest,
+  normalisePhoneInput,
+  PhoneNumber,
+  type TextedCaller,
   type ActiveSession,
   type CallerLink,
   type ConnectionRequest,
@@ -10,6 +14,8 @@ import { publicUrl } from '../../config';
 import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
 import type { Principal } from '../auth/guard';
+import { listTeams } from '../call-lists/repo';
+import { deployNumbers } from '../call-lists/service';
 import type { RealtimeContext } from '../realtime/context';
 import type { RealtimeHub } from '../realtime/hub';
 import { publishServerFix, publishSessionEvent } from '../realtime/session-publisher';
@@ -19,6 +25,7 @@ import {
   endSession,
   findCallerLinkState,
   findDispatcherProfile,
+  findCallers,
   findEndedAt,
   hasPendingExport,
   findFirstCaller,
@@ -35,6 +42,8 @@ import {
   isOptedOut,
   markLookupTimedOut,
   recordRequestOutcome,
+  addCallers,
+  type CallerRow,
   type DispatcherProfile,
   type SessionRow,
   type TeamRow,
@@ -211,13 +220,36 @@ export async function requestTextMessage(
   const team = await sessionTeam(deps, session);
   const caller = await findFirstCaller(deps.db, session.id);
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
-  if (await isOptedOut(deps.db, caller.phoneNumber)) {
-    await recordRequestOutcome(deps.db, session.id, { requestError: 'sms-opted-out' });
+  const texted = await textCaller(deps, session, team, caller, language);
+  if (texted.status === 'opted-out')
     throw new ApiError(
       409,
       'sms-opted-out',
       'This number replied STOP: Locus cannot text it until it replies START.',
     );
+  if (texted.status === 'failed')
+    throw new ApiError(502, 'sms-failed', 'The text message could not be sent to this number.');
+  return { token: texted.smsId! };
+}
+
+type TextOutcome = { status: TextedCaller['status']; smsId: string | null };
+
+/**
+ * One caller's link and text: a new link (the previous one stops working), the text in the
+ * caller's language, `sms.send`, and a short wait for the provider's answer so that a refusal
+ * reaches the dispatcher. A number that texted STOP is not texted.
+ */
+async function textCaller(
+  deps: TrackingDeps,
+  session: SessionRow,
+  team: TeamRow | null,
+  caller: CallerRow,
+  language: SmsLanguage,
+): Promise<TextOutcome> {
+  const target = { sessionId: session.id, callerId: caller.id };
+  if (await isOptedOut(deps.db, caller.phoneNumber)) {
+    await recordRequestOutcome(deps.db, session.id, { requestError: 'sms-opted-out' });
+    return { status: 'opted-out', smsId: null };
   }
   const link = newToken();
   const url = `${publicUrl(deps.config)}/share?token=${link.token}`;
@@ -239,7 +271,6 @@ export async function requestTextMessage(
     locationType: 'TEXT_MESSAGE',
     requestError: null,
   });
-  const target = { sessionId: session.id, callerId: caller.id };
   const outcome = await deps.queues.enqueueAndWait(
     'smsSend',
     { smsId },
@@ -252,14 +283,85 @@ export async function requestTextMessage(
       .waitFor('smsSend', smsId, smsLateOutcomeMs)
       .then(() => reportSmsOutcome(deps, target, smsId))
       .catch((error: unknown) => deps.log.error({ err: error }, 'late SMS outcome not reported'));
-    return { token: smsId };
+    return { status: 'queued', smsId };
   }
   const status = await reportSmsOutcome(deps, target, smsId);
-  if (status === 'opted-out')
-    throw new ApiError(409, 'sms-opted-out', 'This number replied STOP: Locus cannot text it.');
-  if (status === 'failed')
-    throw new ApiError(502, 'sms-failed', 'The text message could not be sent to this number.');
-  return { token: smsId };
+  return { status: status === 'delivered' ? 'sent' : status, smsId };
+}
+
+/**
+ * SPEC.md §4 multi-number flows: adds numbers to a running session (or texts its callers again)
+ * and texts each one its own link, in `language`. Invalid numbers are answered as such and not
+ * texted; duplicates are merged; at most `maxNumbersPerRequest` numbers per request.
+ */
+export async function requestAdditionalLocations(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+  newNumbers: string[],
+  language: SmsLanguage,
+): Promise<{ callers: TextedCaller[]; invalid: string[] }> {
+  const session = await visibleSession(deps, principal, sessionId, { active: true });
+  await requireLocatingAllowed(deps, principal);
+  const { valid, invalid } = sortNumbers(newNumbers);
+  const callers = await textNumbers(deps, session, valid, language);
+  return { callers, invalid };
+}
+
+/** The numbers of the session team's call lists, texted like typed numbers. */
+export async function requestMultipleLocations(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+  callListIds: string[],
+  language: SmsLanguage,
+): Promise<{ callers: TextedCaller[]; invalid: string[] }> {
+  const session = await visibleSession(deps, principal, sessionId, { active: true });
+  await requireLocatingAllowed(deps, principal);
+  const ids = [...new Set(callListIds)];
+  // Only the session team's lists; deployNumbers also checks that the user may read them.
+  const lists = await listTeams(deps.db, ids);
+  if (lists.length !== ids.length || lists.some((list) => list.team_id !== session.teamId))
+    throw new ApiError(404, 'not-found', 'There is no such call list on your team.');
+  const entries = await deployNumbers(deps.db, principal, ids);
+  const { valid, invalid } = sortNumbers(entries.map((entry) => entry.phoneNumber));
+  if (valid.length > maxNumbersPerRequest)
+    throw new ApiError(
+      400,
+      'validation-failed',
+      `These lists hold ${valid.length} numbers; at most ${maxNumbersPerRequest} can be texted at once.`,
+    );
+  const callers = await textNumbers(deps, session, valid, language);
+  return { callers, invalid };
+}
+
+/** Normalises typed numbers (+1 when there is no leading +), merges duplicates, keeps the invalid apart. */
+function sortNumbers(numbers: string[]): { valid: string[]; invalid: string[] } {
+  const valid = new Set<string>();
+  const invalid = new Set<string>();
+  for (const typed of numbers) {
+    const parsed = PhoneNumber.safeParse(normalisePhoneInput(typed));
+    if (parsed.success) valid.add(parsed.data);
+    else if (typed.trim()) invalid.add(typed.trim());
+  }
+  return { valid: [...valid], invalid: [...invalid] };
+}
+
+async function textNumbers(
+  deps: TrackingDeps,
+  session: SessionRow,
+  phoneNumbers: string[],
+  language: SmsLanguage,
+): Promise<TextedCaller[]> {
+  const team = await sessionTeam(deps, session);
+  const callers = await addCallers(deps.db, session.id, phoneNumbers, language);
+  // In parallel: the worker's concurrency, not this request, paces the provider.
+  return Promise.all(
+    callers.map(async (caller) => {
+      const texted = await textCaller(deps, session, team, caller, language);
+      return { id: caller.id, phoneNumber: caller.phoneNumber, status: texted.status };
+    }),
+  );
 }
 
 /** sms.send retries for about half a minute (5 attempts, exponential from 2 s). */
@@ -345,6 +447,10 @@ export async function activeSession(
     locationType: found.locationType,
     language: found.caller.language,
     startedAt: found.createdAt.toISOString(),
+    callers: (await findCallers(deps.db, found.id)).map(({ id, phoneNumber }) => ({
+      id,
+      phoneNumber,
+    })),
   };
 }
 
