@@ -25,4 +25,11 @@ export {
   selectLog,
   selectHeading,
   selectLatestLocation,
+  selectIsMulti,
+  selectIsSendingMany,
+  selectIsAddingNumbers,
+  selectCallerNumbers,
+  selectCallerRows,
+  callerProgress,
+  type CallerProgress,
 } from './tracking/selectors';

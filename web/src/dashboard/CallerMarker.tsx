@@ -24,8 +24,8 @@ const sosGlyph =
  * SVG needs no assets. The pin's glyph and colour say where the fix came from (a phone for the
  * caller's own browser, SOS for the emergency-data provider); grey means the fix is stale.
  */
-function callerIcon(source: LocationSource, stale: boolean): L.DivIcon {
-  const colour = stale ? staleColour : sourceColours[source];
+function callerIcon(source: LocationSource, stale: boolean, callerColour?: string): L.DivIcon {
+  const colour = stale ? staleColour : (callerColour ?? sourceColours[source]);
   const glyph = source === 'RAPID_SOS' ? sosGlyph : phoneGlyph;
   return L.divIcon({
     className: 'locus-caller-marker',
@@ -47,9 +47,12 @@ function callerIcon(source: LocationSource, stale: boolean): L.DivIcon {
 export const CallerTrail = memo(function CallerTrail({
   locations,
   stale,
+  colour,
 }: {
   locations: TrackedLocation[];
   stale: boolean;
+  /** The caller's own colour when many are tracked; else the source's. */
+  colour?: string;
 }) {
   const positions = useMemo(
     () => locations.map((fix): LatLngTuple => [fix.latitude, fix.longitude]),
@@ -62,7 +65,7 @@ export const CallerTrail = memo(function CallerTrail({
       positions={positions}
       interactive={false}
       pathOptions={{
-        color: stale ? staleColour : sourceColours[latest.capturedFromSource],
+        color: stale ? staleColour : (colour ?? sourceColours[latest.capturedFromSource]),
         weight: 3,
         opacity: 0.65,
         dashArray: stale ? '6 6' : undefined,
@@ -86,14 +89,23 @@ export const CallerMarker = memo(function CallerMarker({
   label,
   location,
   stale,
+  colour: callerColour,
+  number,
 }: {
   /** "Caller +12025550123": the marker's accessible name. */
   label: string;
   location: TrackedLocation;
   stale: boolean;
+  /** The caller's own colour when many are tracked; else the source's. */
+  colour?: string;
+  /** Shown beside the pin when many are tracked, so each pin says whose it is. */
+  number?: string;
 }) {
   const source = location.capturedFromSource;
-  const icon = useMemo(() => callerIcon(source, stale), [source, stale]);
+  const icon = useMemo(
+    () => callerIcon(source, stale, callerColour),
+    [source, stale, callerColour],
+  );
   const marker = useRef<L.Marker>(null);
   const center: LatLngTuple = [location.latitude, location.longitude];
 
@@ -102,7 +114,7 @@ export const CallerMarker = memo(function CallerMarker({
     marker.current?.getElement()?.setAttribute('aria-label', label);
   }, [icon, label]);
 
-  const colour = stale ? staleColour : sourceColours[source];
+  const colour = stale ? staleColour : (callerColour ?? sourceColours[source]);
   return (
     <>
       <Circle
@@ -122,7 +134,15 @@ export const CallerMarker = memo(function CallerMarker({
           add: (event) => event.target.getElement()?.setAttribute('aria-label', label),
         }}
       >
-        {stale && <StaleBadge location={location} />}
+        {stale ? (
+          <StaleBadge location={location} />
+        ) : (
+          number && (
+            <Tooltip permanent direction="right" offset={[14, -22]}>
+              {number}
+            </Tooltip>
+          )
+        )}
       </Marker>
     </>
   );

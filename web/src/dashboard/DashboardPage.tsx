@@ -1,5 +1,9 @@
 import {
+  selectCallerNumbers,
+  selectCallerRows,
   selectHeading,
+  selectIsAddingNumbers,
+  selectIsMulti,
   selectIsBusy,
   selectIsSendingSms,
   selectIsTracking,
@@ -15,17 +19,21 @@ import { Box, Button, Collapse, Group, Paper, Stack, Text } from '@mantine/core'
 import { useMediaQuery } from '@mantine/hooks';
 import { IconMessage } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { MapHeaderControls } from '../app/layouts/map-header-slot';
 import { useSession } from '../app/session';
 import { usePublicConfig } from '../public-site/public-config';
-import { LocateForm, TrackingControls } from './HeaderControls';
+import { callerColours } from './caller-colours';
+import { LocateForm, MultiLocateToggle, TrackingControls } from './HeaderControls';
+import { NumbersPanel, type NumberRow } from './NumbersPanel';
 import { LatestFixPanel } from './LatestFixPanel';
 import { LogPanel } from './LogPanel';
 import { ClearedDomainModal } from './modals/ClearedDomainModal';
 import { EmailVerificationModal } from './modals/EmailVerificationModal';
 import { EndTrackingModal } from './modals/EndTrackingModal';
 import { SmsPromptModal, smsLanguageOptions } from './modals/SmsPromptModal';
+import { TrackingListsModal } from './modals/TrackingListsModal';
+import { TrackingNumbersModal } from './modals/TrackingNumbersModal';
 import { WaitingForLocationModal } from './modals/WaitingForLocationModal';
 import { TrackingMap } from './TrackingMap';
 import { useTracking } from './useTracking';
@@ -46,6 +54,19 @@ function callerNotice(log: readonly { message: string }[]): string | null {
   }
   return null;
 }
+
+type CallerRows = ReturnType<typeof selectCallerRows>;
+const sameRows = (a: CallerRows, b: CallerRows) =>
+  a.length === b.length &&
+  a.every(
+    (row, index) =>
+      row.callerId === b[index]!.callerId &&
+      row.phoneNumber === b[index]!.phoneNumber &&
+      row.progress === b[index]!.progress,
+  );
+
+/** SPEC.md §2 "Tracking Numbers" and "Tracking Lists": Cancel reloads the page. */
+const reloadPage = () => window.location.reload();
 
 /** SPEC.md §9: the large-screen threshold, and how long the SMS Received banner shows. */
 const WIDE_SCREEN_QUERY = '(min-width: 960px)';
@@ -160,7 +181,7 @@ function DetailsPanel({
  * from the tracking machine; this page only lays it out and forwards the dispatcher's choices.
  */
 export function DashboardPage() {
-  const { user } = useSession();
+  const { user, teams } = useSession();
   const tiles = usePublicConfig().data?.map;
   const wide = useMediaQuery(WIDE_SCREEN_QUERY, true, { getInitialValueInEffect: false });
   const banner = useSmsBanner();
@@ -191,6 +212,20 @@ export function DashboardPage() {
     actor,
     (snapshot) => snapshot.context.connectionRequestUuid !== null,
   );
+  const multi = useSelector(actor, selectIsMulti);
+  const adding = useSelector(actor, selectIsAddingNumbers);
+  const callerNumbers = useSelector(actor, selectCallerNumbers);
+  const callerRows = useSelector(actor, selectCallerRows, sameRows);
+  const [multiModal, setMultiModal] = useState<'numbers' | 'lists' | 'add' | null>(null);
+  const numberRows = useMemo(() => {
+    const colours = callerColours(callerRows.map((row) => row.callerId));
+    return callerRows.map((row): NumberRow => ({
+      ...row,
+      colour: colours[row.callerId]!,
+      latest: callers[row.callerId]?.locations.at(-1) ?? null,
+      fixCount: callers[row.callerId]?.locations.length ?? 0,
+    }));
+  }, [callerRows, callers]);
   const [numberInput, setNumberInput] = useState('');
   // Once the session exists the number has done its job; the next Locate starts empty.
   useEffect(() => {
@@ -236,19 +271,29 @@ export function DashboardPage() {
             heading={heading}
             ending={busy && !sendingSms}
             onEnd={() => actor.send({ type: 'END_TRACKING' })}
+            onAddNumbers={streamStarted ? () => setMultiModal('add') : undefined}
+            adding={adding}
           />
         ) : (
-          <LocateForm
-            value={numberInput}
-            onChange={setNumberInput}
-            onLocate={(number) => actor.send({ type: 'LOCATE', phoneNumber: number })}
-          />
+          <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+            <LocateForm
+              value={numberInput}
+              onChange={setNumberInput}
+              onLocate={(number) => actor.send({ type: 'LOCATE', phoneNumber: number })}
+            />
+            <MultiLocateToggle
+              onLocateNumbers={() => setMultiModal('numbers')}
+              onLocateByList={() => setMultiModal('lists')}
+            />
+          </Group>
         )}
       </MapHeaderControls>
 
       <Box pos="relative" style={{ flex: 1, minHeight: 0, minWidth: 0, display: 'flex' }}>
         <TrackingMap
           callers={callers}
+          callerNumbers={callerNumbers}
+          multi={multi}
           phoneNumber={phoneNumber}
           tiles={tiles}
           tracking={tracking}
@@ -257,8 +302,14 @@ export function DashboardPage() {
       </Box>
 
       <DetailsPanel wide={wide} status={statusLine}>
+        {multi && <NumbersPanel rows={numberRows} />}
         <LatestFixPanel location={latest ?? null} />
-        <LogPanel entries={log} tracking={tracking} fill={wide} />
+        <LogPanel
+          entries={log}
+          tracking={tracking}
+          fill={wide}
+          numbers={multi ? callerRows : undefined}
+        />
       </DetailsPanel>
 
       <SmsPromptModal
@@ -272,10 +323,29 @@ export function DashboardPage() {
       />
       <WaitingForLocationModal
         opened={showsWaiting && !flowModalsHidden}
-        phoneNumber={phoneNumber}
+        phoneNumber={multi && callerRows.length > 1 ? `${callerRows.length} numbers` : phoneNumber}
         languageLabel={languageLabel}
         callerNotice={callerNotice(log)}
         onStop={() => actor.send({ type: 'END_TRACKING' })}
+      />
+      <TrackingNumbersModal
+        opened={multiModal === 'numbers' || multiModal === 'add'}
+        onSend={(phoneNumbers, chosen) => {
+          if (multiModal === 'add')
+            actor.send({ type: 'ADD_NUMBERS', phoneNumbers, language: chosen });
+          else actor.send({ type: 'LOCATE_MANY', target: { phoneNumbers }, language: chosen });
+          setMultiModal(null);
+        }}
+        onCancel={multiModal === 'add' ? () => setMultiModal(null) : reloadPage}
+      />
+      <TrackingListsModal
+        opened={multiModal === 'lists'}
+        teamId={teams[0]?.id ?? null}
+        onSend={(callListIds, chosen) => {
+          actor.send({ type: 'LOCATE_MANY', target: { callListIds }, language: chosen });
+          setMultiModal(null);
+        }}
+        onCancel={reloadPage}
       />
       <EndTrackingModal
         opened={showsEndConfirmation && !errorModalOpen}

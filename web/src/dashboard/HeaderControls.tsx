@@ -1,8 +1,14 @@
 import { isValidPhone, PhoneNumber, normalisePhoneInput } from '@locus/contract';
-import { Button, Group, Text, TextInput } from '@mantine/core';
+import { Button, Group, SegmentedControl, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCurrentLocation, IconPlayerStopFilled } from '@tabler/icons-react';
+import {
+  IconCurrentLocation,
+  IconList,
+  IconPlayerStopFilled,
+  IconPlus,
+  IconUsers,
+} from '@tabler/icons-react';
 
 /** SPEC.md §2 and §9: the invalid-number snackbar and how long it shows. */
 export const INVALID_PHONE_MESSAGE = 'Please use a valid Phone Number';
@@ -87,15 +93,69 @@ export function LocateForm({
   );
 }
 
-/** While tracking: "Locating <number>" and End Tracking. */
+/**
+ * SPEC.md §2: before tracking, a toggle between Locate Numbers (typed numbers) and Locate by List
+ * (the team's call lists); choosing either opens its modal. A segmented control (radios), so the
+ * single-number Locate stays the header's only "Locate" button. No segment stays selected: each
+ * choice is an action, and choosing the same one again must open its modal again.
+ */
+export function MultiLocateToggle({
+  onLocateNumbers,
+  onLocateByList,
+}: {
+  onLocateNumbers: () => void;
+  onLocateByList: () => void;
+}) {
+  const compact = useCompactHeader();
+  return (
+    <SegmentedControl
+      aria-label="Locate many numbers"
+      size={compact ? 'xs' : 'sm'}
+      value=""
+      onChange={(value) => (value === 'lists' ? onLocateByList() : onLocateNumbers())}
+      data={[
+        {
+          value: 'numbers',
+          label: compact ? (
+            <>
+              <IconUsers size={16} aria-hidden style={{ display: 'block' }} />
+              <VisuallyHidden>Locate Numbers</VisuallyHidden>
+            </>
+          ) : (
+            'Locate Numbers'
+          ),
+        },
+        {
+          value: 'lists',
+          label: compact ? (
+            <>
+              <IconList size={16} aria-hidden style={{ display: 'block' }} />
+              <VisuallyHidden>Locate by List</VisuallyHidden>
+            </>
+          ) : (
+            'Locate by List'
+          ),
+        },
+      ]}
+      style={{ flexShrink: 0 }}
+    />
+  );
+}
+
+/** While tracking: "Locating <number>", Add numbers and End Tracking. */
 export function TrackingControls({
   heading,
   ending,
   onEnd,
+  onAddNumbers,
+  adding = false,
 }: {
   heading: string;
   ending: boolean;
   onEnd: () => void;
+  /** Text more numbers in the running session; absent before the session exists. */
+  onAddNumbers?: () => void;
+  adding?: boolean;
 }) {
   const compact = useCompactHeader();
   return (
@@ -113,6 +173,20 @@ export function TrackingControls({
       >
         {heading}
       </Text>
+      {onAddNumbers && (
+        <Button
+          variant="white"
+          color="navy"
+          px={compact ? 6 : undefined}
+          onClick={onAddNumbers}
+          loading={adding}
+          aria-label="Add numbers"
+          leftSection={compact ? undefined : <IconPlus size={16} aria-hidden />}
+          style={{ flexShrink: 0 }}
+        >
+          {compact ? <IconPlus size={18} aria-hidden /> : 'Add numbers'}
+        </Button>
+      )}
       {compact ? (
         <Button
           color="signal"

@@ -31,7 +31,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-async function copyFix(location: TrackedLocation) {
+export async function copyFix(location: TrackedLocation) {
   const copied = await copyText(formatFixForCopy(location));
   notifications.show(
     copied

@@ -1,6 +1,6 @@
 import type { LogEntry } from '@locus/machines';
-import { Box, Paper, Text, Title } from '@mantine/core';
-import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+import { Box, Group, Paper, Select, Text, Title } from '@mantine/core';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatClock } from './format';
 
 /** Within this many pixels of the bottom counts as "reading the newest entries". */
@@ -14,15 +14,30 @@ export function LogPanel({
   entries,
   tracking,
   fill,
+  numbers,
 }: {
   entries: LogEntry[];
   tracking: boolean;
+  /**
+   * A multi-number session's phones: the log can then be filtered by number, and each live
+   * event names the number it came from.
+   */
+  numbers?: { callerId: string; phoneNumber: string }[];
   /** Take the remaining height of the side column and scroll inside it. */
   fill: boolean;
 }) {
   const headingId = useId();
   const viewport = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
+  const [filter, setFilter] = useState<string>('all');
+  const numberOf = useMemo(
+    () => new Map((numbers ?? []).map((row) => [row.callerId, row.phoneNumber])),
+    [numbers],
+  );
+  const shown = useMemo(
+    () => (filter === 'all' ? entries : entries.filter((entry) => entry.callerId === filter)),
+    [entries, filter],
+  );
 
   useEffect(() => {
     const element = viewport.current;
@@ -38,7 +53,7 @@ export function LogPanel({
   useLayoutEffect(() => {
     const element = viewport.current;
     if (element && stuck.current) element.scrollTop = element.scrollHeight;
-  }, [entries.length]);
+  }, [shown.length]);
 
   return (
     <Paper
@@ -53,16 +68,34 @@ export function LogPanel({
         flex: fill ? 1 : undefined,
       }}
     >
-      <Title order={2} size="h5" id={headingId} mb={6}>
-        Log
-      </Title>
+      <Group justify="space-between" wrap="nowrap" mb={6} gap="xs">
+        <Title order={2} size="h5" id={headingId}>
+          Log
+        </Title>
+        {numbers && numbers.length > 1 && (
+          <Select
+            size="xs"
+            label="Filter log"
+            aria-label="Filter log"
+            styles={{ label: { display: 'none' } }}
+            w={170}
+            allowDeselect={false}
+            value={filter}
+            onChange={(value) => setFilter(value ?? 'all')}
+            data={[
+              { value: 'all', label: 'All numbers' },
+              ...numbers.map((row) => ({ value: row.callerId, label: row.phoneNumber })),
+            ]}
+          />
+        )}
+      </Group>
       <Box
         ref={viewport}
         style={{ overflowY: 'auto', flex: 1, minHeight: 0, maxHeight: fill ? undefined : 220 }}
       >
-        {entries.length === 0 ? (
+        {shown.length === 0 ? (
           <Text size="sm" c="dimmed">
-            {tracking
+            {tracking || entries.length > 0
               ? 'Nothing yet.'
               : 'Enter a phone number above and press Locate to find the caller.'}
           </Text>
@@ -75,7 +108,7 @@ export function LogPanel({
             p={0}
             style={{ listStyle: 'none' }}
           >
-            {entries.map((entry, index) => (
+            {shown.map((entry, index) => (
               <Box component="li" key={`${entry.time}-${index}`} py={2} fz="sm">
                 <Text
                   component="time"
@@ -87,6 +120,11 @@ export function LogPanel({
                 >
                   {formatClock(entry.time)}
                 </Text>
+                {numbers && entry.callerId && numberOf.has(entry.callerId) && (
+                  <Text component="span" fw={600} fz="sm" mr={6}>
+                    {numberOf.get(entry.callerId)}:
+                  </Text>
+                )}
                 {entry.message}
               </Box>
             ))}

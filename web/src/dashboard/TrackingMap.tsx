@@ -6,6 +6,7 @@ import L, { type LatLngBounds, type LatLngExpression } from 'leaflet';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { CallerMarker, CallerTrail } from './CallerMarker';
+import { callerColours, callerOrder } from './caller-colours';
 import { formatFixCount, isStale } from './format';
 import { useNow } from './use-now';
 
@@ -39,12 +40,15 @@ function AutoFit({
   bounds,
   fixCount,
   following,
+  fitRequest,
   onUserMove,
   container,
 }: {
   bounds: LatLngBounds | null;
   fixCount: number;
   following: boolean;
+  /** Bumped by "Fit to all": fit every trail now. */
+  fitRequest: number;
   onUserMove: () => void;
   container: RefObject<HTMLDivElement | null>;
 }) {
@@ -81,7 +85,7 @@ function AutoFit({
     }
     // Only a new fix (or following again) moves the map, not every re-render: the bounds are
     // read from a ref.
-  }, [map, fixCount, following]);
+  }, [map, fixCount, following, fitRequest]);
 
   // The side panel or bottom sheet changing size changes the map's; Leaflet must be told.
   useEffect(() => {
@@ -104,17 +108,24 @@ function AutoFit({
  */
 export function TrackingMap({
   callers,
+  callerNumbers,
+  multi,
   phoneNumber,
   tiles,
   tracking,
 }: {
   callers: Record<string, CallerState>;
+  /** Each caller's number, in the order they were added (their colours follow that order). */
+  callerNumbers: Record<string, string>;
+  /** Many numbers: each caller gets its own colour and a label. */
+  multi: boolean;
   phoneNumber: string | null;
   tiles: { tileUrl: string; attribution: string } | undefined;
   tracking: boolean;
 }) {
   const container = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
+  const [fitRequest, setFitRequest] = useState(0);
   const now = useNow(1000);
   const entries = useMemo(
     () => Object.entries(callers).filter(([, caller]) => caller.locations.length > 0),
@@ -122,7 +133,11 @@ export function TrackingMap({
   );
   const fixCount = entries.reduce((sum, [, caller]) => sum + caller.locations.length, 0);
   const bounds = useMemo(() => boundsOf(entries), [entries]);
-  const label = `Caller ${phoneNumber ?? ''}`.trim();
+  const colours = useMemo(
+    () => (multi ? callerColours(callerOrder(callerNumbers, Object.keys(callers))) : {}),
+    [multi, callerNumbers, callers],
+  );
+  const numberOf = (callerId: string) => callerNumbers[callerId] ?? phoneNumber ?? '';
 
   // A new session starts by following its caller again.
   useEffect(() => {
@@ -147,7 +162,12 @@ export function TrackingMap({
           const latest = caller.locations[caller.locations.length - 1]!;
           const stale = isStale(latest, now);
           return (
-            <CallerTrail key={`trail-${callerId}`} locations={caller.locations} stale={stale} />
+            <CallerTrail
+              key={`trail-${callerId}`}
+              locations={caller.locations}
+              stale={stale}
+              colour={colours[callerId]}
+            />
           );
         })}
         {entries.map(([callerId, caller]) => {
@@ -155,9 +175,11 @@ export function TrackingMap({
           return (
             <CallerMarker
               key={`marker-${callerId}`}
-              label={label}
+              label={`Caller ${numberOf(callerId)}`.trim()}
               location={latest}
               stale={isStale(latest, now)}
+              colour={colours[callerId]}
+              number={multi ? numberOf(callerId) : undefined}
             />
           );
         })}
@@ -165,6 +187,7 @@ export function TrackingMap({
           bounds={bounds}
           fixCount={fixCount}
           following={following}
+          fitRequest={fitRequest}
           onUserMove={() => setFollowing(false)}
           container={container}
         />
@@ -184,7 +207,22 @@ export function TrackingMap({
           {formatFixCount(fixCount)}
         </Badge>
       )}
-      {!following && fixCount > 0 && (
+      {multi && fixCount > 0 && (
+        <Button
+          pos="absolute"
+          top={10}
+          right={10}
+          style={{ zIndex: 1000 }}
+          leftSection={<IconFocusCentered size={16} aria-hidden />}
+          onClick={() => {
+            setFollowing(true);
+            setFitRequest((value) => value + 1);
+          }}
+        >
+          Fit to all
+        </Button>
+      )}
+      {!multi && !following && fixCount > 0 && (
         <Button
           pos="absolute"
           top={10}

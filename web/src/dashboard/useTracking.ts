@@ -1,4 +1,4 @@
-import type { RequestError, SmsLanguage, TrackingEvent } from '@locus/machines';
+import type { ManyTarget, RequestError, SmsLanguage, TrackingEvent } from '@locus/machines';
 import { selectStatusText as selectSocketStatusText, trackingMachine } from '@locus/machines';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -72,7 +72,12 @@ function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEven
     case 'sms-status':
       return { type: 'LIVE.SMS_STATUS', callerId: frame.data.callerId, status: frame.data.status };
     case 'sms-received':
-      return { type: 'LIVE.SMS_RECEIVED', from: phoneNumber, body: frame.data.body };
+      return {
+        type: 'LIVE.SMS_RECEIVED',
+        from: phoneNumber,
+        body: frame.data.body,
+        callerId: frame.data.callerId,
+      };
   }
 }
 
@@ -120,7 +125,57 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
     },
   });
 
+  // SPEC.md §4 "Multi-number flows": the session opens with the first number (a call list's
+  // first, read from the lists), then every number is texted a link in the chosen language.
+  const startMany = useMutation({
+    mutationFn: async (target: ManyTarget) => {
+      let phoneNumber: string | undefined;
+      if ('phoneNumbers' in target) phoneNumber = target.phoneNumbers[0];
+      else {
+        const numbers = expect(
+          await api.callLists.numbers({ params: { listIds: target.callListIds.join(',') } }),
+          200,
+        );
+        phoneNumber = numbers[0]?.phoneNumber;
+      }
+      if (!phoneNumber) throw { code: 'validation-failed', message: 'No number to locate' };
+      const request = expect(await api.tracking.startStream({ body: { phoneNumber } }), 200);
+      return {
+        connectionRequestUuid: request.uuid,
+        token: request.token,
+        phoneNumber,
+        callerId: request.id,
+      };
+    },
+  });
+  const sendMany = useMutation({
+    mutationFn: async ({
+      connectionRequestUuid,
+      target,
+      language,
+    }: {
+      connectionRequestUuid: string;
+      target: ManyTarget;
+      language: SmsLanguage;
+    }) =>
+      'phoneNumbers' in target
+        ? expect(
+            await api.tracking.requestAdditionalLocations({
+              body: { connectionRequestUuid, newNumbers: target.phoneNumbers, language },
+            }),
+            200,
+          )
+        : expect(
+            await api.tracking.requestMultipleLocations({
+              body: { connectionRequestUuid, callList: target.callListIds, language },
+            }),
+            200,
+          ),
+  });
+
   const startStreamAsync = startStream.mutateAsync;
+  const startManyAsync = startMany.mutateAsync;
+  const sendManyAsync = sendMany.mutateAsync;
   const lookupAsync = lookup.mutateAsync;
   const requestSmsAsync = requestSms.mutateAsync;
   const endTrackingAsync = endTracking.mutateAsync;
@@ -130,8 +185,14 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
         actors: {
           startStream: fromPromise(async ({ input }) => {
             const request = await orRequestError(startStreamAsync(input.phoneNumber));
-            return { connectionRequestUuid: request.uuid, token: request.token };
+            return {
+              connectionRequestUuid: request.uuid,
+              token: request.token,
+              callerId: request.id,
+            };
           }),
+          startMany: fromPromise(({ input }) => orRequestError(startManyAsync(input.target))),
+          sendMany: fromPromise(({ input }) => orRequestError(sendManyAsync(input))),
           lookup: fromPromise(({ input }) =>
             orRequestError(lookupAsync(input.connectionRequestUuid)),
           ),
@@ -147,7 +208,15 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
           closeSocket: () => socket.close(),
         },
       }),
-    [socket, startStreamAsync, lookupAsync, requestSmsAsync, endTrackingAsync],
+    [
+      socket,
+      startStreamAsync,
+      lookupAsync,
+      requestSmsAsync,
+      endTrackingAsync,
+      startManyAsync,
+      sendManyAsync,
+    ],
   );
   const actor = useActorRef(machine);
   const socketStatus = useSelector(socket.connection, selectSocketStatusText);
@@ -219,6 +288,7 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
       connectionRequestUuid: session.uuid,
       token: session.token,
       locationType: session.locationType,
+      callers: session.callers,
     });
   }, [session, actor]);
 

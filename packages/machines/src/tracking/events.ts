@@ -19,6 +19,27 @@ export interface TrackedLocation {
 /** What the SMS provider reported about the text message with the caller's link. */
 export type SmsDeliveryStatus = 'sent' | 'delivered' | 'failed' | 'undelivered';
 
+/** What became of one number's text: the send request's answer, then the provider's reports. */
+export type CallerSmsStatus = SmsDeliveryStatus | 'queued' | 'opted-out';
+
+/** One phone of a session as the send requests (and the rejoin) name it. */
+export interface SessionCallerNumber {
+  id: string;
+  phoneNumber: string;
+  /** What the send request answered for its text, when it texted one. */
+  status?: 'sent' | 'queued' | 'failed' | 'opted-out';
+}
+
+/** Who a multi-number request texts: typed numbers, or the team's call lists (by id). */
+export type ManyTarget = { phoneNumbers: string[] } | { callListIds: string[] };
+
+/** What a multi-number send request answered. */
+export interface ManySent {
+  callers: SessionCallerNumber[];
+  /** Numbers the server could not text (not a phone number). */
+  invalid: string[];
+}
+
 /** Why the server closed the dispatcher socket for good (no reconnect can help). */
 export type SessionClosedReason = 'ended' | 'not-found' | 'invalid-token';
 
@@ -44,6 +65,10 @@ export interface RequestError {
  */
 export type TrackingEvent =
   | { type: 'LOCATE'; phoneNumber: string }
+  /** SPEC.md §4 "Multi-number flows": text many numbers (typed, or call lists) a link each. */
+  | { type: 'LOCATE_MANY'; target: ManyTarget; language: SmsLanguage }
+  /** While tracking: text more typed numbers a link each, in the running session. */
+  | { type: 'ADD_NUMBERS'; phoneNumbers: string[]; language: SmsLanguage }
   /** Reloading the dashboard during an active session (the 60-second rejoin rule). */
   | {
       type: 'RESUME';
@@ -51,6 +76,8 @@ export type TrackingEvent =
       connectionRequestUuid: string;
       token: string;
       locationType: LocationSource | null;
+      /** Every phone of the session, first the one the dispatcher typed. */
+      callers?: SessionCallerNumber[];
     }
   | { type: 'SEND_SMS'; language: SmsLanguage }
   | { type: 'DECLINE_SMS' }
@@ -63,6 +90,6 @@ export type TrackingEvent =
   | { type: 'LIVE.TAB_FOCUS'; callerId: string; focused: boolean }
   | { type: 'LIVE.SHARING'; callerId: string; sharing: boolean }
   | { type: 'LIVE.SHARING_ERROR'; callerId: string; message: string }
-  | { type: 'LIVE.SMS_RECEIVED'; from: string; body: string }
+  | { type: 'LIVE.SMS_RECEIVED'; from: string; body: string; callerId?: string }
   | { type: 'LIVE.SMS_STATUS'; callerId: string; status: SmsDeliveryStatus }
   | { type: 'LIVE.SESSION_CLOSED'; reason: SessionClosedReason };

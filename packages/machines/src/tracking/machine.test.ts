@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestError, SmsLanguage, TrackedLocation, TrackingEvent } from './events';
 import { normalisePhoneNumber, trackingMachine } from './machine';
 import {
+  selectCallerRows,
   selectHeading,
   selectLatestLocation,
   selectShowsEndConfirmation,
@@ -317,5 +318,146 @@ describe('the tracking machine', () => {
     const settled = await waitFor(actor, (s) => s.hasTag('located'));
     expect(selectShowsWaitingModal(settled)).toBe(false);
     expect(selectLatestLocation(settled)?.location.capturedFromSource).toBe('RAPID_SOS');
+  });
+
+  describe('many numbers at once', () => {
+    function startMany(options: { sendFails?: RequestError } = {}) {
+      const calls = {
+        started: [] as unknown[],
+        sent: [] as { target: unknown; language: SmsLanguage; connectionRequestUuid: string }[],
+        opened: [] as string[],
+        lookups: 0,
+      };
+      const machine = trackingMachine.provide({
+        actors: {
+          startMany: fromPromise(async ({ input }) => {
+            calls.started.push(input.target);
+            return {
+              connectionRequestUuid: 'request-m',
+              token: 'socket-m',
+              phoneNumber: '+12025550101',
+              callerId: 'c1',
+            };
+          }),
+          sendMany: fromPromise(async ({ input }) => {
+            calls.sent.push(input);
+            if (options.sendFails) throw options.sendFails;
+            const numbers =
+              'phoneNumbers' in input.target ? input.target.phoneNumbers : ['+12025550199'];
+            return {
+              callers: numbers.map((phoneNumber, index) => ({
+                id: phoneNumber === '+12025550101' ? 'c1' : `c-${phoneNumber}-${index}`,
+                phoneNumber,
+                status: 'sent' as const,
+              })),
+              invalid: [],
+            };
+          }),
+          lookup: fromPromise(async () => {
+            calls.lookups += 1;
+            return { uuid: 'never' };
+          }),
+        },
+        actions: {
+          openSocket: (_, params: { token: string }) => void calls.opened.push(params.token),
+        },
+      });
+      return { actor: createActor(machine).start(), calls };
+    }
+
+    it('opens the session with the first number, texts them all in the language, and waits without a lookup or prompt', async () => {
+      const { actor, calls } = startMany();
+      actor.send({
+        type: 'LOCATE_MANY',
+        target: { phoneNumbers: ['+12025550101', '+12025550102', '+12025550103'] },
+        language: 'es',
+      });
+      const waiting = await waitFor(actor, (s) => selectShowsWaitingModal(s));
+      expect(calls.started).toEqual([
+        { phoneNumbers: ['+12025550101', '+12025550102', '+12025550103'] },
+      ]);
+      expect(calls.opened).toEqual(['socket-m']);
+      expect(calls.sent).toEqual([
+        {
+          connectionRequestUuid: 'request-m',
+          language: 'es',
+          target: { phoneNumbers: ['+12025550101', '+12025550102', '+12025550103'] },
+        },
+      ]);
+      expect(calls.lookups).toBe(0);
+      expect(selectShowsSmsPrompt(waiting)).toBe(false);
+      expect(selectHeading(waiting)).toBe('Locating 3 numbers');
+      expect(messages(waiting)).toContain('SMS request sent to 3 numbers (Spanish)');
+
+      // One number's text failing does not re-offer a prompt: the others may still answer.
+      actor.send({ type: 'LIVE.SMS_STATUS', callerId: 'c-+12025550103-2', status: 'failed' });
+      actor.send({ type: 'LIVE.SMS_STATUS', callerId: 'c1', status: 'delivered' });
+      actor.send({ type: 'LIVE.CALLER_CONNECTED', callerId: 'c-+12025550102-1', connected: true });
+      expect(selectShowsSmsPrompt(actor.getSnapshot())).toBe(false);
+      expect(selectShowsWaitingModal(actor.getSnapshot())).toBe(true);
+      expect(selectCallerRows(actor.getSnapshot()).map((row) => row.progress)).toEqual([
+        'SMS delivered',
+        'Link opened',
+        'Failed',
+      ]);
+      const connectedEntry = actor
+        .getSnapshot()
+        .context.log.find((entry) => entry.message === 'Caller connected');
+      expect(connectedEntry?.callerId).toBe('c-+12025550102-1');
+
+      actor.send({ type: 'LIVE.LOCATION', callerId: 'c-+12025550102-1', location: at(1) });
+      expect(actor.getSnapshot().hasTag('located')).toBe(true);
+      expect(selectCallerRows(actor.getSnapshot())[1]?.progress).toBe('Sharing');
+      actor.send({ type: 'LIVE.SHARING', callerId: 'c-+12025550102-1', sharing: false });
+      expect(selectCallerRows(actor.getSnapshot())[1]?.progress).toBe('Stopped');
+    });
+
+    it('texts call lists, and adds numbers to the running session', async () => {
+      const { actor, calls } = startMany();
+      actor.send({ type: 'LOCATE_MANY', target: { callListIds: ['list-1'] }, language: 'fr' });
+      await waitFor(actor, (s) => selectShowsWaitingModal(s));
+      expect(calls.sent[0]).toMatchObject({ target: { callListIds: ['list-1'] }, language: 'fr' });
+
+      actor.send({ type: 'ADD_NUMBERS', phoneNumbers: ['+12025550177'], language: 'zh' });
+      await waitFor(actor, (s) => !s.hasTag('adding-numbers'));
+      expect(calls.sent[1]).toEqual({
+        connectionRequestUuid: 'request-m',
+        language: 'zh',
+        target: { phoneNumbers: ['+12025550177'] },
+      });
+      expect(Object.values(actor.getSnapshot().context.callerNumbers)).toContain('+12025550177');
+    });
+
+    it('keeps tracking when nobody could be texted, and resumes with every number', async () => {
+      const { actor } = startMany({
+        sendFails: { code: 'validation-failed', message: 'too many' },
+      });
+      actor.send({
+        type: 'LOCATE_MANY',
+        target: { phoneNumbers: ['+12025550101'] },
+        language: 'en',
+      });
+      const failed = await waitFor(actor, (s) => s.hasTag('send-many-failed'));
+      expect(selectStatusText(failed, 'Connected')).toBe('Unable to send SMS request for location');
+      expect(failed.hasTag('tracking')).toBe(true);
+
+      const resumed = createActor(trackingMachine).start();
+      resumed.send({
+        type: 'RESUME',
+        phoneNumber: '+12025550101',
+        connectionRequestUuid: 'r',
+        token: 't',
+        locationType: 'TEXT_MESSAGE',
+        callers: [
+          { id: 'a', phoneNumber: '+12025550101' },
+          { id: 'b', phoneNumber: '+12025550102' },
+        ],
+      });
+      expect(resumed.getSnapshot().context.callerNumbers).toEqual({
+        a: '+12025550101',
+        b: '+12025550102',
+      });
+      expect(selectHeading(resumed.getSnapshot())).toBe('Locating 2 numbers');
+    });
   });
 });

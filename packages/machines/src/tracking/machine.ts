@@ -1,16 +1,20 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type {
+  CallerSmsStatus,
   LocationSource,
+  ManySent,
+  ManyTarget,
   RequestError,
   SessionClosedReason,
   SmsDeliveryStatus,
+  SessionCallerNumber,
   SmsLanguage,
   TrackedLocation,
   TrackingEvent,
 } from './events';
 
 /** Bump when the context's shape changes: a persisted snapshot of another version is dropped. */
-export const trackingSnapshotVersion = 1;
+export const trackingSnapshotVersion = 2;
 
 /** What the console knows about one caller (one phone) of the session. */
 export interface CallerState {
@@ -25,6 +29,8 @@ export interface LogEntry {
   message: string;
   /** Epoch ms. */
   time: number;
+  /** The caller a live event came from, so the log can be filtered by number. */
+  callerId?: string;
 }
 
 /** The status texts the request flow itself sets (SPEC.md §4); the socket sets the others. */
@@ -45,6 +51,14 @@ export interface TrackingContext {
   modal: TrackingModal;
   log: LogEntry[];
   callers: Record<string, CallerState>;
+  /** Each caller's phone number, in the order the callers were added to the session. */
+  callerNumbers: Record<string, string>;
+  /** What became of each caller's text message, newest report first. */
+  smsStatus: Record<string, CallerSmsStatus>;
+  /** The session texts many numbers (SPEC.md §4 "Multi-number flows"): no lookup, no prompt. */
+  multi: boolean;
+  /** What the multi-number request texts, until it has been sent. */
+  manyTarget: ManyTarget | null;
 }
 
 const initialContext = (): TrackingContext => ({
@@ -58,6 +72,10 @@ const initialContext = (): TrackingContext => ({
   modal: null,
   log: [],
   callers: {},
+  callerNumbers: {},
+  smsStatus: {},
+  multi: false,
+  manyTarget: null,
 });
 
 /** SPEC.md §4 step 1: a number without a leading + gets the default prefix +1. */
@@ -100,7 +118,40 @@ const withCaller = (
   [callerId]: { ...caller(context, callerId), ...change },
 });
 
-const entry = (message: string): LogEntry => ({ message, time: Date.now() });
+const entry = (message: string, callerId?: string): LogEntry =>
+  callerId === undefined ? { message, time: Date.now() } : { message, time: Date.now(), callerId };
+
+/** The callers a send request (or a rejoin) named: their numbers, and their texts' fate. */
+function withSentCallers(
+  context: TrackingContext,
+  sent: readonly SessionCallerNumber[],
+): Pick<TrackingContext, 'callerNumbers' | 'smsStatus'> {
+  const callerNumbers = { ...context.callerNumbers };
+  const smsStatus = { ...context.smsStatus };
+  for (const sentCaller of sent) {
+    callerNumbers[sentCaller.id] = sentCaller.phoneNumber;
+    if (sentCaller.status) smsStatus[sentCaller.id] = sentCaller.status;
+  }
+  return { callerNumbers, smsStatus };
+}
+
+/** "SMS request sent to 3 numbers (Spanish)", plus what could not be texted. */
+function sentMessages(sent: ManySent, language: SmsLanguage, callerId?: string): LogEntry[] {
+  const texted = sent.callers.filter((c) => c.status === 'sent' || c.status === 'queued');
+  const entries = [
+    entry(
+      `SMS request sent to ${texted.length} ${texted.length === 1 ? 'number' : 'numbers'} (${languageNames[language]})`,
+      callerId,
+    ),
+  ];
+  for (const c of sent.callers) {
+    if (c.status === 'failed') entries.push(entry(`Unable to send SMS to ${c.phoneNumber}`, c.id));
+    if (c.status === 'opted-out')
+      entries.push(entry(`${c.phoneNumber} has opted out of text messages`, c.id));
+  }
+  for (const number of sent.invalid) entries.push(entry(`Invalid number not texted: ${number}`));
+  return entries;
+}
 
 const smsStatusMessages: Record<SmsDeliveryStatus, string> = {
   sent: 'Text message sent',
@@ -118,6 +169,12 @@ const sessionClosedMessages: Record<SessionClosedReason, string> = {
   'invalid-token': 'The tracking session can no longer be joined',
 };
 
+/** ADD_NUMBERS' numbers: an invocation's input is computed from the event that entered its state. */
+function manyTargetOf(event: { type: string }): ManyTarget {
+  const added = event as Extract<TrackingEvent, { type: 'ADD_NUMBERS' }>;
+  return { phoneNumbers: added.type === 'ADD_NUMBERS' ? added.phoneNumbers : [] };
+}
+
 /**
  * One dispatcher tracking one number (SPEC.md §4 "Tracking (dispatcher)"), steps 1–8 of the
  * request flow, the live events, and ending. Pure: every effect is a named actor or action the
@@ -131,7 +188,7 @@ export const trackingMachine = setup({
   },
   actors: {
     startStream: fromPromise<
-      { connectionRequestUuid: string; token: string },
+      { connectionRequestUuid: string; token: string; callerId?: string },
       { phoneNumber: string }
     >(() => Promise.reject(new Error('startStream not provided'))),
     lookup: fromPromise<{ uuid: string }, { connectionRequestUuid: string }>(() =>
@@ -144,6 +201,16 @@ export const trackingMachine = setup({
     endTracking: fromPromise<void, { connectionRequestUuid: string | null }>(() =>
       Promise.reject(new Error('endTracking not provided')),
     ),
+    /** Opens the session with the target's first number (a call list's first, read first). */
+    startMany: fromPromise<
+      { connectionRequestUuid: string; token: string; phoneNumber: string; callerId?: string },
+      { target: ManyTarget }
+    >(() => Promise.reject(new Error('startMany not provided'))),
+    /** Texts every number of the target a link, in the running session. */
+    sendMany: fromPromise<
+      ManySent,
+      { connectionRequestUuid: string; target: ManyTarget; language: SmsLanguage }
+    >(() => Promise.reject(new Error('sendMany not provided'))),
   },
   actions: {
     openSocket: (_, _params: { token: string }) => undefined,
@@ -171,7 +238,10 @@ export const trackingMachine = setup({
         : { connected: false, focused: false, sharing: false };
       return {
         callers: withCaller(context, event.callerId, change),
-        log: [...context.log, entry(event.connected ? 'Caller connected' : 'Caller disconnected')],
+        log: [
+          ...context.log,
+          entry(event.connected ? 'Caller connected' : 'Caller disconnected', event.callerId),
+        ],
       };
     }),
     onTabFocus: assign(({ context, event }) => {
@@ -182,19 +252,21 @@ export const trackingMachine = setup({
       if (event.type !== 'LIVE.SHARING') return {};
       return {
         callers: withCaller(context, event.callerId, { sharing: event.sharing }),
-        log: event.sharing ? context.log : [...context.log, entry('Caller Stopped Sharing')],
+        log: event.sharing
+          ? context.log
+          : [...context.log, entry('Caller Stopped Sharing', event.callerId)],
       };
     }),
     onSharingError: assign(({ context, event }) => {
       if (event.type !== 'LIVE.SHARING_ERROR') return {};
       return {
         callers: withCaller(context, event.callerId, { sharing: false }),
-        log: [...context.log, entry('Caller unable to share location')],
+        log: [...context.log, entry('Caller unable to share location', event.callerId)],
       };
     }),
     onSmsReceived: assign(({ context, event }) => {
       if (event.type !== 'LIVE.SMS_RECEIVED') return {};
-      return { log: [...context.log, entry(`SMS Received: ${event.body}`)] };
+      return { log: [...context.log, entry(`SMS Received: ${event.body}`, event.callerId)] };
     }),
     onSmsStatus: assign(({ context, event }) => {
       if (event.type !== 'LIVE.SMS_STATUS') return {};
@@ -205,7 +277,11 @@ export const trackingMachine = setup({
         : context.statusText === 'Unable to send SMS request for location'
           ? null
           : context.statusText;
-      return { statusText, log: [...context.log, entry(smsStatusMessages[event.status])] };
+      return {
+        statusText,
+        smsStatus: { ...context.smsStatus, [event.callerId]: event.status },
+        log: [...context.log, entry(smsStatusMessages[event.status], event.callerId)],
+      };
     }),
     onSessionClosed: assign(({ context, event }) => {
       if (event.type !== 'LIVE.SESSION_CLOSED') return {};
@@ -215,7 +291,9 @@ export const trackingMachine = setup({
   guards: {
     hasLocation: ({ context }) =>
       Object.values(context.callers).some((state) => state.locations.length > 0),
-    isSmsFailure: ({ event }) => event.type === 'LIVE.SMS_STATUS' && isSmsFailure(event.status),
+    /** One number's text failing re-offers it; among many numbers the others may still answer. */
+    isSmsFailure: ({ context, event }) =>
+      !context.multi && event.type === 'LIVE.SMS_STATUS' && isSmsFailure(event.status),
     /** SPEC.md §4: locations are deduplicated by capture time, per caller. */
     isNewLocation: ({ context, event }) => {
       if (event.type !== 'LIVE.LOCATION') return false;
@@ -242,11 +320,29 @@ export const trackingMachine = setup({
             return { ...initialContext(), phoneNumber, log: [entry(`Locating ${phoneNumber}`)] };
           }),
         },
+        LOCATE_MANY: {
+          target: 'tracking.request.startingMany',
+          actions: assign(({ event }) => ({
+            ...initialContext(),
+            multi: true,
+            manyTarget: event.target,
+            language: event.language,
+            log: [
+              entry(
+                'phoneNumbers' in event.target
+                  ? `Locating ${event.target.phoneNumbers.length} ${event.target.phoneNumbers.length === 1 ? 'number' : 'numbers'}`
+                  : `Locating ${event.target.callListIds.length === 1 ? 'a call list' : `${event.target.callListIds.length} call lists`}`,
+              ),
+            ],
+          })),
+        },
         RESUME: {
           target: 'tracking.request.resumed',
           actions: [
             assign(({ event }) => ({
               ...initialContext(),
+              ...withSentCallers(initialContext(), event.callers ?? []),
+              multi: (event.callers?.length ?? 0) > 1,
               phoneNumber: event.phoneNumber,
               connectionRequestUuid: event.connectionRequestUuid,
               token: event.token,
@@ -285,9 +381,13 @@ export const trackingMachine = setup({
                 onDone: {
                   target: 'lookingUp',
                   actions: [
-                    assign(({ event }) => ({
+                    assign(({ context, event }) => ({
                       connectionRequestUuid: event.output.connectionRequestUuid,
                       token: event.output.token,
+                      callerNumbers:
+                        event.output.callerId && context.phoneNumber
+                          ? { [event.output.callerId]: context.phoneNumber }
+                          : context.callerNumbers,
                     })),
                     { type: 'openSocket', params: ({ event }) => ({ token: event.output.token }) },
                   ],
@@ -338,6 +438,79 @@ export const trackingMachine = setup({
                 },
               },
             },
+            /** Multi-number flow: the session is opened with the first number… */
+            startingMany: {
+              invoke: {
+                id: 'startMany',
+                src: 'startMany',
+                input: ({ context }) => ({ target: context.manyTarget ?? { phoneNumbers: [] } }),
+                onDone: {
+                  target: 'sendingMany',
+                  actions: [
+                    assign(({ context, event }) => ({
+                      connectionRequestUuid: event.output.connectionRequestUuid,
+                      token: event.output.token,
+                      phoneNumber: event.output.phoneNumber,
+                      callerNumbers: event.output.callerId
+                        ? { [event.output.callerId]: event.output.phoneNumber }
+                        : context.callerNumbers,
+                    })),
+                    { type: 'openSocket', params: ({ event }) => ({ token: event.output.token }) },
+                  ],
+                },
+                onError: {
+                  target: '#tracking.idle',
+                  actions: assign(({ context, event }) => {
+                    const error = asRequestError(event.error);
+                    return {
+                      ...initialContext(),
+                      requestError: error,
+                      modal: modalFor(error),
+                      log: [...context.log, entry(`Unable to start tracking: ${error.message}`)],
+                    };
+                  }),
+                },
+              },
+            },
+            /** …then every number is texted a link: the texts are the request, no lookup. */
+            sendingMany: {
+              tags: ['sending-many'],
+              invoke: {
+                id: 'sendMany',
+                src: 'sendMany',
+                input: ({ context }) => ({
+                  connectionRequestUuid: context.connectionRequestUuid ?? '',
+                  language: context.language,
+                  target: context.manyTarget ?? { phoneNumbers: [] },
+                }),
+                onDone: {
+                  target: 'settling',
+                  actions: assign(({ context, event }) => ({
+                    ...withSentCallers(context, event.output.callers),
+                    manyTarget: null,
+                    locationType: 'TEXT_MESSAGE' as const,
+                    log: [...context.log, ...sentMessages(event.output, context.language)],
+                  })),
+                },
+                onError: {
+                  target: 'sendManyFailed',
+                  actions: assign(({ context, event }) => {
+                    const error = asRequestError(event.error);
+                    return {
+                      requestError: error,
+                      modal: modalFor(error),
+                      statusText: 'Unable to send SMS request for location' as const,
+                      log: [
+                        ...context.log,
+                        entry(`Unable to send SMS request for location: ${error.message}`),
+                      ],
+                    };
+                  }),
+                },
+              },
+            },
+            /** Nobody was texted: the dispatcher may add numbers or end tracking. */
+            sendManyFailed: { tags: ['send-many-failed'] },
             smsPrompt: {
               tags: ['sms-prompt'],
               on: {
@@ -456,6 +629,52 @@ export const trackingMachine = setup({
                 // Ending must not trap the dispatcher: the socket is closed and the map cleared
                 // even when the server could not be told; the session then expires on its own.
                 onError: { target: '#tracking.idle', actions: ['closeSocket', 'reset'] },
+              },
+            },
+          },
+        },
+        /** "Add numbers" on a running session: text more typed numbers a link each. */
+        adding: {
+          initial: 'ready',
+          states: {
+            ready: {
+              on: {
+                ADD_NUMBERS: {
+                  guard: ({ context }) => context.connectionRequestUuid !== null,
+                  target: 'sending',
+                  actions: assign(({ event }) => ({ multi: true, language: event.language })),
+                },
+              },
+            },
+            sending: {
+              tags: ['adding-numbers'],
+              invoke: {
+                id: 'addNumbers',
+                src: 'sendMany',
+                input: ({ context, event }) => ({
+                  connectionRequestUuid: context.connectionRequestUuid ?? '',
+                  language: context.language,
+                  target: manyTargetOf(event),
+                }),
+                onDone: {
+                  target: 'ready',
+                  actions: assign(({ context, event }) => ({
+                    ...withSentCallers(context, event.output.callers),
+                    log: [...context.log, ...sentMessages(event.output, context.language)],
+                  })),
+                },
+                onError: {
+                  target: 'ready',
+                  actions: assign(({ context, event }) => {
+                    const error = asRequestError(event.error);
+                    return {
+                      log: [
+                        ...context.log,
+                        entry(`Unable to send SMS request for location: ${error.message}`),
+                      ],
+                    };
+                  }),
+                },
               },
             },
           },

@@ -30,7 +30,9 @@ export const selectLog = (snapshot: Snapshot) => snapshot.context.log;
 
 /** "Locating +12025550123", or "Locating..." before the number is known. */
 export function selectHeading(snapshot: Snapshot): string {
-  const { phoneNumber } = snapshot.context;
+  const { phoneNumber, multi, callerNumbers } = snapshot.context;
+  const count = Object.keys(callerNumbers).length;
+  if (multi && count > 1) return `Locating ${count} numbers`;
   return phoneNumber ? `Locating ${phoneNumber}` : 'Locating...';
 }
 
@@ -49,4 +51,62 @@ export function selectLatestLocation(
       latest = { callerId, location };
   }
   return latest;
+}
+
+/** A multi-number session: many phones, no lookup, no SMS prompt. */
+export const selectIsMulti = (snapshot: Snapshot): boolean => snapshot.context.multi;
+/** The multi-number texts are on their way (the session is open, nobody texted yet). */
+export const selectIsSendingMany = (snapshot: Snapshot): boolean => snapshot.hasTag('sending-many');
+/** "Add numbers" is texting more numbers in the running session. */
+export const selectIsAddingNumbers = (snapshot: Snapshot): boolean =>
+  snapshot.hasTag('adding-numbers');
+export const selectCallerNumbers = (snapshot: Snapshot) => snapshot.context.callerNumbers;
+
+/** Where one number stands, from its text's reports and its page's events (SPEC.md §4). */
+export type CallerProgress =
+  | 'SMS queued'
+  | 'SMS sent'
+  | 'SMS delivered'
+  | 'Link opened'
+  | 'Sharing'
+  | 'Stopped'
+  | 'Failed'
+  | 'Opted out';
+
+export function callerProgress(snapshot: Snapshot, callerId: string): CallerProgress {
+  const state = snapshot.context.callers[callerId];
+  const sms = snapshot.context.smsStatus[callerId];
+  if (state?.sharing) return 'Sharing';
+  if (state && state.locations.length > 0) return 'Stopped';
+  if (state?.connected) return 'Link opened';
+  switch (sms) {
+    case 'failed':
+    case 'undelivered':
+      return 'Failed';
+    case 'opted-out':
+      return 'Opted out';
+    case 'delivered':
+      return 'SMS delivered';
+    case 'queued':
+      return 'SMS queued';
+    default:
+      return 'SMS sent';
+  }
+}
+
+/**
+ * Every phone of the session in the order it was added (the first typed number first), each
+ * with its progress; callers that sent fixes before their number was known come last.
+ */
+export function selectCallerRows(
+  snapshot: Snapshot,
+): { callerId: string; phoneNumber: string; progress: CallerProgress }[] {
+  const { callerNumbers, callers, phoneNumber } = snapshot.context;
+  const ids = [...Object.keys(callerNumbers)];
+  for (const id of Object.keys(callers)) if (!(id in callerNumbers)) ids.push(id);
+  return ids.map((callerId) => ({
+    callerId,
+    phoneNumber: callerNumbers[callerId] ?? phoneNumber ?? 'Unknown number',
+    progress: callerProgress(snapshot, callerId),
+  }));
 }

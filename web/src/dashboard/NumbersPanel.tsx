@@ -1,0 +1,102 @@
+import type { CallerProgress, TrackedLocation } from '@locus/machines';
+import { ActionIcon, Badge, Box, Group, Paper, Text, Title } from '@mantine/core';
+import { IconCopy } from '@tabler/icons-react';
+import { memo, useId } from 'react';
+import { formatCoordinate, formatFixCount } from './format';
+import { copyFix } from './LatestFixPanel';
+
+const progressColours: Record<CallerProgress, string> = {
+  'SMS queued': 'gray',
+  'SMS sent': 'gray',
+  'SMS delivered': 'blue',
+  'Link opened': 'cyan',
+  Sharing: 'green',
+  Stopped: 'orange',
+  Failed: 'red',
+  'Opted out': 'red',
+};
+
+export interface NumberRow {
+  callerId: string;
+  phoneNumber: string;
+  progress: CallerProgress;
+  colour: string;
+  latest: TrackedLocation | null;
+  fixCount: number;
+}
+
+/** One number: re-renders only when its own progress or newest fix changes. */
+const NumberItem = memo(
+  function NumberItem({ row }: { row: NumberRow }) {
+    const { phoneNumber, progress, colour, latest, fixCount } = row;
+    return (
+      <Box component="li" py={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+            <Box
+              aria-hidden
+              w={12}
+              h={12}
+              style={{ borderRadius: '50%', background: colour, flex: '0 0 auto' }}
+            />
+            <Text size="sm" ff="monospace" truncate>
+              {phoneNumber}
+            </Text>
+          </Group>
+          <Group gap={6} wrap="nowrap">
+            <Badge size="sm" variant="light" color={progressColours[progress]} tt="none">
+              {progress}
+            </Badge>
+            {latest && (
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                aria-label={`Copy fix for ${phoneNumber}`}
+                onClick={() => void copyFix(latest)}
+              >
+                <IconCopy size={14} aria-hidden />
+              </ActionIcon>
+            )}
+          </Group>
+        </Group>
+        {latest && (
+          <Text size="xs" c="dimmed" ml={18}>
+            {formatCoordinate(latest.latitude)}, {formatCoordinate(latest.longitude)} ·{' '}
+            {formatFixCount(fixCount)}
+          </Text>
+        )}
+      </Box>
+    );
+  },
+  // The rows are rebuilt on every fix of any caller; only this row's own fields matter.
+  (before, after) =>
+    before.row.progress === after.row.progress &&
+    before.row.latest === after.row.latest &&
+    before.row.colour === after.row.colour &&
+    before.row.phoneNumber === after.row.phoneNumber,
+);
+
+/**
+ * A multi-number session's phones (SPEC.md §4 "Multi-number flows"): each with its colour on the
+ * map, where its text and its page stand, and its newest fix, copyable.
+ */
+export function NumbersPanel({ rows }: { rows: NumberRow[] }) {
+  const headingId = useId();
+  return (
+    <Paper component="section" aria-labelledby={headingId} withBorder p="sm">
+      <Title order={2} size="h5" id={headingId} mb={6}>
+        Numbers
+      </Title>
+      <Box
+        component="ul"
+        m={0}
+        p={0}
+        style={{ listStyle: 'none', maxHeight: 240, overflowY: 'auto' }}
+      >
+        {rows.map((row) => (
+          <NumberItem key={row.callerId} row={row} />
+        ))}
+      </Box>
+    </Paper>
+  );
+}
