@@ -1,13 +1,8 @@
 import { callerTexts, type SmsLanguage } from '@locus/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiSignIn,
-  newPage,
-  signInWithForm,
-  startAuthEnvironment,
-  type AuthEnvironment,
-} from './auth-support';
+import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { trackingHelpers } from './tracking-support';
 
 let env: AuthEnvironment;
 
@@ -19,71 +14,16 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function dispatcherHeaders(): Promise<Record<string, string>> {
-  const { token } = await apiSignIn(env.api.url, 'dispatcher@demo-county.test');
-  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-}
+const { waitForSms, callerLinkIn, dispatcherPage, callerPhone, endActiveSessions } =
+  trackingHelpers(() => env);
 
-// A test that fails half-way must not leave a session that the next test's dashboard resumes.
-afterEach(async () => {
-  const headers = await dispatcherHeaders();
-  for (;;) {
-    const active = await fetch(`${env.api.url}/api/v1/location/active-session`, { headers });
-    const { session } = (await active.json()) as { session: { uuid: string } | null };
-    if (!session) return;
-    await fetch(`${env.api.url}/api/v1/location/set-date-time-completed/${session.uuid}`, {
-      method: 'POST',
-      headers,
-      body: '{}',
-    });
-  }
-});
-
-interface OutboxSms {
-  to: string;
-  body: string;
-}
-
-async function waitForSms(to: string): Promise<OutboxSms> {
-  for (;;) {
-    const response = await fetch(
-      `${env.api.url}/api/v1/dev/outbox/sms?to=${encodeURIComponent(to)}`,
-    );
-    const texts = (await response.json()) as OutboxSms[];
-    if (texts[0]) return texts[0];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+afterEach(() => endActiveSessions());
 
 /** The text's words before the link, in `language`: tells which language it was sent in. */
 function textOpening(language: SmsLanguage): string {
   return callerTexts[language]
     .sms({ agencyName: 'Demo County 911', link: '\u0000' })
     .split('\u0000')[0]!;
-}
-
-function callerLinkIn(text: OutboxSms): string {
-  const match = /\/share\?token=[A-Za-z0-9_-]{43}/.exec(text.body);
-  if (!match) throw new Error(`no caller link in: ${text.body}`);
-  return `${env.api.url}${match[0]}`;
-}
-
-async function dispatcherPage() {
-  const { page, context } = await newPage(env.browser);
-  await signInWithForm(page, env.api.url, 'dispatcher@demo-county.test');
-  return { page, context };
-}
-
-async function callerPhone(latitude: number, longitude: number) {
-  const context: BrowserContext = await env.browser.newContext({
-    viewport: { width: 360, height: 740 },
-    isMobile: true,
-    hasTouch: true,
-    permissions: ['geolocation'],
-    geolocation: { latitude, longitude, accuracy: 15 },
-  });
-  context.setDefaultTimeout(10_000);
-  return { page: await context.newPage(), context };
 }
 
 /** Types each number into the Tracking Numbers modal, pressing Enter after each. */
@@ -117,7 +57,7 @@ describe('many numbers at once', { timeout: 120_000 }, () => {
     const es = callerTexts.es.page;
     const callers = [];
     for (const [index, text] of texts.slice(0, 2).entries()) {
-      const caller = await callerPhone(38.8977 + index * 0.01, -77.0365);
+      const caller = await callerPhone({ latitude: 38.8977 + index * 0.01, longitude: -77.0365 });
       await caller.page.goto(callerLinkIn(text));
       await caller.page.getByRole('button', { name: es.shareButton }).click();
       await caller.page.getByText(es.sharingTitle).first().waitFor();
@@ -167,7 +107,7 @@ describe('many numbers at once', { timeout: 120_000 }, () => {
       .click();
     await waitForSms('+12025550185');
     // The waiting modal covers the header; stop waiting is not needed: the first fix closes it.
-    const first = await callerPhone(38.9, -77.03);
+    const first = await callerPhone({ latitude: 38.9, longitude: -77.03 });
     await first.page.goto(callerLinkIn(await waitForSms('+12025550185')));
     await first.page.getByRole('button', { name: callerTexts.en.page.shareButton }).click();
     await page.getByTitle('Caller +12025550185').waitFor();

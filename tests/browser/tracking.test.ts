@@ -1,13 +1,8 @@
 import { callerTexts } from '@locus/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiSignIn,
-  newPage,
-  signInWithForm,
-  startAuthEnvironment,
-  type AuthEnvironment,
-} from './auth-support';
+import { apiSignIn, startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { trackingHelpers } from './tracking-support';
 
 let env: AuthEnvironment;
 
@@ -19,81 +14,15 @@ afterAll(async () => {
   await env?.close();
 });
 
-// A test that fails half-way must not leave a session that the next test's dashboard resumes.
-afterEach(async () => {
-  const { token } = await apiSignIn(env.api.url, 'dispatcher@demo-county.test');
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  for (;;) {
-    const active = await fetch(`${env.api.url}/api/v1/location/active-session`, { headers });
-    const { session } = (await active.json()) as { session: { uuid: string } | null };
-    if (!session) return;
-    await fetch(`${env.api.url}/api/v1/location/set-date-time-completed/${session.uuid}`, {
-      method: 'POST',
-      headers,
-      body: '{}',
-    });
-  }
-});
+const { outboxSms, waitForSms, callerLinkIn, dispatcherPage, callerPhone, endActiveSessions } =
+  trackingHelpers(() => env);
 
-interface OutboxSms {
-  to: string;
-  body: string;
-}
-
-/** Waits until the dev outbox holds a text to `to`; bounded by the test's timeout. */
-async function waitForSms(to: string): Promise<OutboxSms> {
-  for (;;) {
-    const response = await fetch(
-      `${env.api.url}/api/v1/dev/outbox/sms?to=${encodeURIComponent(to)}`,
-    );
-    const texts = (await response.json()) as OutboxSms[];
-    if (texts[0]) return texts[0];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function outboxSms(to: string): Promise<OutboxSms[]> {
-  const response = await fetch(`${env.api.url}/api/v1/dev/outbox/sms?to=${encodeURIComponent(to)}`);
-  return (await response.json()) as OutboxSms[];
-}
-
-/** The caller's link, on this test server (the text carries PUBLIC_URL). */
-function callerLinkIn(text: OutboxSms): string {
-  const match = /\/share\?token=[A-Za-z0-9_-]{43}/.exec(text.body);
-  if (!match) throw new Error(`no caller link in: ${text.body}`);
-  return `${env.api.url}${match[0]}`;
-}
-
-/** A dispatcher on the dashboard, signed in. */
-async function dispatcherPage(email = 'dispatcher@demo-county.test') {
-  const { page, context } = await newPage(env.browser);
-  await signInWithForm(page, env.api.url, email);
-  return { page, context };
-}
+afterEach(() => endActiveSessions());
 
 async function locate(page: Page, number: string): Promise<void> {
   await page.getByLabel('Phone number').fill(number);
   await page.getByRole('button', { name: 'Locate' }).click();
   await page.getByRole('banner').getByText(`Locating ${number}`).waitFor();
-}
-
-/** The caller's phone: a small screen, and location granted (or not) at a starting point. */
-async function callerPhone(options: {
-  grant: boolean;
-}): Promise<{ page: Page; context: BrowserContext }> {
-  const context = await env.browser.newContext({
-    viewport: { width: 360, height: 740 },
-    isMobile: true,
-    hasTouch: true,
-    ...(options.grant
-      ? {
-          permissions: ['geolocation'],
-          geolocation: { latitude: 38.8977, longitude: -77.0365, accuracy: 15 },
-        }
-      : {}),
-  });
-  context.setDefaultTimeout(10_000);
-  return { page: await context.newPage(), context };
 }
 
 /** Ends the dispatcher's session through the UI (from the waiting modal while it shows). */

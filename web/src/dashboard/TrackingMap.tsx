@@ -155,6 +155,9 @@ export function TrackingMap({
       <MapContainer
         center={DEFAULT_CENTER}
         zoom={DEFAULT_ZOOM}
+        // Trails and accuracy circles on one canvas: redrawing 50 growing trails as SVG paths
+        // each second is what made the page stutter with many live callers.
+        preferCanvas
         style={{ position: 'absolute', inset: 0 }}
       >
         {tiles && <TileLayer url={tiles.tileUrl} attribution={tiles.attribution} />}

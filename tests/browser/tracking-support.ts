@@ -1,0 +1,84 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { apiSignIn, newPage, signInWithForm, type AuthEnvironment } from './auth-support';
+
+export interface OutboxSms {
+  to: string;
+  body: string;
+}
+
+/**
+ * What the tracking browser tests share: the dev outbox, the caller's link, a signed-in
+ * dispatcher, the caller's phone, and a clean slate between tests. `env` is read when a helper
+ * runs (it is created in `beforeAll`).
+ */
+export function trackingHelpers(environment: () => AuthEnvironment) {
+  const base = () => environment().api.url;
+
+  async function outboxSms(to: string): Promise<OutboxSms[]> {
+    const response = await fetch(`${base()}/api/v1/dev/outbox/sms?to=${encodeURIComponent(to)}`);
+    return (await response.json()) as OutboxSms[];
+  }
+
+  return {
+    outboxSms,
+
+    /** Waits until the dev outbox holds a text to `to`; bounded by the test's timeout. */
+    async waitForSms(to: string): Promise<OutboxSms> {
+      for (;;) {
+        const [text] = await outboxSms(to);
+        if (text) return text;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+
+    /** The caller's link, on this test server (the text carries PUBLIC_URL). */
+    callerLinkIn(text: OutboxSms): string {
+      const match = /\/share\?token=[A-Za-z0-9_-]{43}/.exec(text.body);
+      if (!match) throw new Error(`no caller link in: ${text.body}`);
+      return `${base()}${match[0]}`;
+    },
+
+    /** A dispatcher on the dashboard, signed in. */
+    async dispatcherPage(email = 'dispatcher@demo-county.test') {
+      const { page, context } = await newPage(environment().browser);
+      await signInWithForm(page, base(), email);
+      return { page, context };
+    },
+
+    /** The caller's phone: a small screen, and location granted (or not) at a starting point. */
+    async callerPhone(
+      options: { grant?: boolean; latitude?: number; longitude?: number } = {},
+    ): Promise<{ page: Page; context: BrowserContext }> {
+      const { grant = true, latitude = 38.8977, longitude = -77.0365 } = options;
+      const context = await environment().browser.newContext({
+        viewport: { width: 360, height: 740 },
+        isMobile: true,
+        hasTouch: true,
+        ...(grant
+          ? { permissions: ['geolocation'], geolocation: { latitude, longitude, accuracy: 15 } }
+          : {}),
+      });
+      context.setDefaultTimeout(10_000);
+      return { page: await context.newPage(), context };
+    },
+
+    /**
+     * Ends every session the dispatcher could resume: a test that fails half-way must not leave
+     * one that the next test's dashboard picks up.
+     */
+    async endActiveSessions(email = 'dispatcher@demo-county.test'): Promise<void> {
+      const { token } = await apiSignIn(base(), email);
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      for (;;) {
+        const active = await fetch(`${base()}/api/v1/location/active-session`, { headers });
+        const { session } = (await active.json()) as { session: { uuid: string } | null };
+        if (!session) return;
+        await fetch(`${base()}/api/v1/location/set-date-time-completed/${session.uuid}`, {
+          method: 'POST',
+          headers,
+          body: '{}',
+        });
+      }
+    },
+  };
+}
