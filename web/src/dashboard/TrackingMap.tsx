@@ -36,6 +36,16 @@ function boundsOf(callers: [string, CallerState][]): LatLngBounds | null {
  * map stays where they put it (and "Fit to caller" brings it back). Leaflet reports the map's own
  * moves and the user's alike, so every move made here is flagged while it happens.
  */
+/**
+ * True when fitting would not change the view: every trail is already in sight at the zoom a fit
+ * would choose. Moving the map repositions every marker and redraws every trail, which with
+ * dozens of live callers is most of the page's work, so a fix inside the view moves nothing.
+ */
+function alreadyFits(map: L.Map, target: LatLngBounds): boolean {
+  const zoom = Math.min(map.getBoundsZoom(target, false, L.point(96, 96)), MAX_FIT_ZOOM);
+  return zoom === map.getZoom() && map.getBounds().contains(target);
+}
+
 function AutoFit({
   bounds,
   fixCount,
@@ -78,7 +88,7 @@ function AutoFit({
     const target = boundsRef.current;
     if (fixCount === 0) {
       programmatic(() => map.setView(DEFAULT_CENTER, DEFAULT_ZOOM, { animate: false }));
-    } else if (following && target) {
+    } else if (following && target && !alreadyFits(map, target)) {
       programmatic(() =>
         map.fitBounds(target, { padding: [48, 48], maxZoom: MAX_FIT_ZOOM, animate: false }),
       );
