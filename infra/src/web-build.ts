@@ -16,7 +16,8 @@ function newestMtime(path: string): number {
 /** Builds the web app with Vite unless the build is newer than every source it comes from. */
 export async function buildWebIfStale(force = false): Promise<void> {
   const built = newestMtime(join(webDist, 'index.html'));
-  const sources = ['src', 'index.html', 'vite.config.ts', 'public']
+  // Both HTML entries, and build/ (the precompression plugin) because its output is part of dist.
+  const sources = ['src', 'index.html', 'share.html', 'vite.config.ts', 'build', 'public']
     .map((entry) => newestMtime(join(webRoot, entry)))
     .concat(newestMtime(join(repoRoot, 'packages', 'contract', 'src')));
   if (!force && built > Math.max(...sources)) return;

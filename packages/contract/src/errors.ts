@@ -51,13 +51,4 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** WebSocket close codes (4000–4999 is the range RFC 6455 leaves to applications). */
-export const closeCodes = {
-  /** RFC 6455: the frame exceeded the size limit. */
-  messageTooBig: 1009,
-  goingAway: 1001,
-  invalidToken: 4401,
-  notFound: 4404,
-  sessionEnded: 4410,
-  protocolError: 4400,
-} as const;
+export { closeCodes } from './socket-constants';

@@ -33,6 +33,21 @@ export const CallerFix = z
     speed: finite.min(0).nullable().optional(),
     /** Epoch milliseconds, as `GeolocationPosition.timestamp`. */
     capturedAt: z.number().int().positive(),
+    /**
+     * The page's own number for this fix, counting up from 1 for one link on one phone; the
+     * `ack` names it, so the page knows which fixes it may forget (see realtime.ts).
+     */
+    n: z.number().int().positive().optional(),
+    /**
+     * How long the fix waited on the phone before this send, by the phone's own clock (so a
+     * phone whose clock is wrong still reports it right). Absent: sent as soon as taken.
+     */
+    queuedMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3_600_000)
+      .optional(),
   })
   .strict();
 export type CallerFix = z.infer<typeof CallerFix>;

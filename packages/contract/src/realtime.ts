@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from './errors';
 import { CallerFix, Location } from './location';
+import { realtimeLimits } from './socket-constants';
 
 /**
  * The realtime protocol, typed once. Every frame is JSON `{ "event": name, "data": {...} }`.
@@ -13,18 +14,39 @@ import { CallerFix, Location } from './location';
  * sends the last `seq` it saw in `join` and receives everything after it, exactly once and in
  * order, before live events.
  */
-export const realtimePaths = {
-  dispatcher: '/api/v1/socket',
-  caller: '/api/v1/caller/socket',
-} as const;
+export { realtimeLimits, realtimePaths } from './socket-constants';
 
 const seq = z.number().int().positive();
+
+/** `navigator.getBattery()`, where the browser has it (Chromium; not Safari or Firefox). */
+const BatteryStatus = z.object({ level: z.number().min(0).max(1), charging: z.boolean() }).strict();
+/** `navigator.connection`, where the browser has it (Chromium on Android). */
+const NetworkStatus = z
+  .object({
+    /** wifi, cellular, none, … */
+    type: z.string().max(32).nullable(),
+    /** slow-2g, 2g, 3g or 4g: the browser's estimate of the link's quality. */
+    effectiveType: z.string().max(16).nullable(),
+  })
+  .strict();
+/** The Permissions API's answer for geolocation. */
+const LocationPermission = z.enum(['granted', 'denied', 'prompt']);
 const callerId = z.string().uuid();
 const sessionId = z.string().uuid();
 
 /** Events the server sends that belong to a session's sequenced history. */
 export const sessionEvents = {
-  'new-location-available': Location.extend({ seq, sessionId, callerId }),
+  'new-location-available': Location.extend({
+    seq,
+    sessionId,
+    callerId,
+    /**
+     * Present only on a fix that reached the server late (it waited on the phone for at least
+     * `realtimeLimits.delayedFixAfterMs`, e.g. while the network was down): how late, in ms.
+     * The console draws it in its place in time and marks it delayed.
+     */
+    delayMs: z.number().int().min(0).optional(),
+  }),
   'caller-connected': z.object({ seq, sessionId, callerId, connected: z.boolean() }),
   'is-tab-focused': z.object({ seq, sessionId, callerId, focused: z.boolean() }),
   'is-sharing-location': z.object({ seq, sessionId, callerId, sharing: z.boolean() }),
@@ -44,6 +66,24 @@ export const sessionEvents = {
   }),
   /** The caller texted back (STOP and HELP included). The body is shown to the dispatcher. */
   'sms-received': z.object({ seq, sessionId, callerId, body: z.string().max(1600) }),
+  /**
+   * What the caller's phone says about itself, so the dispatcher knows why fixes stop: battery,
+   * network, whether the page is in the background (screen locked, another app) and since when,
+   * and the location permission. Sent on sharing and whenever one of them changes.
+   */
+  'caller-device': z.object({
+    seq,
+    sessionId,
+    callerId,
+    battery: BatteryStatus.nullable(),
+    network: NetworkStatus.nullable(),
+    visibility: z.enum(['visible', 'hidden']),
+    /** ISO 8601, by the server's clock: when the page went to the background. */
+    hiddenSince: z.string().datetime().nullable(),
+    permission: LocationPermission.nullable(),
+    /** ISO 8601, by the server's clock. */
+    reportedAt: z.string().datetime(),
+  }),
 } as const;
 export type SessionEventName = keyof typeof sessionEvents;
 export type SessionEventData<E extends SessionEventName> = z.infer<(typeof sessionEvents)[E]>;
@@ -76,17 +116,51 @@ export const dispatcherServerEvents = {
 /** caller → server */
 export const callerClientEvents = {
   fix: CallerFix,
+  /**
+   * Several fixes, oldest first: how a page catches up on what it took while the network was
+   * down. Each fix is checked, stored and acked on its own, as if sent alone; one bad fix does
+   * not cost the others.
+   */
+  fixes: z
+    .object({ fixes: z.array(CallerFix).min(1).max(realtimeLimits.maxFixesPerFrame) })
+    .strict(),
   'tab-focus': z.object({ focused: z.boolean() }).strict(),
   sharing: z.object({ sharing: z.boolean() }).strict(),
   'sharing-error': z
     .object({ code: z.string().min(1).max(64), message: z.string().max(500) })
     .strict(),
+  /** What the phone says about itself; see the session event `caller-device`. */
+  device: z
+    .object({
+      battery: BatteryStatus.nullable(),
+      network: NetworkStatus.nullable(),
+      visibility: z.enum(['visible', 'hidden']),
+      /** How long the page has been hidden, by the phone's monotonic clock; null when visible. */
+      hiddenForMs: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 24 * 3_600_000)
+        .nullable(),
+      permission: LocationPermission.nullable(),
+    })
+    .strict(),
 } as const;
 
 /** server → caller */
 export const callerServerEvents = {
-  /** A fix was accepted (or was a duplicate of one already accepted); the page may forget it. */
-  ack: z.object({ capturedAt: z.number() }),
+  /**
+   * The page may forget this fix, and (frames are handled in order) every fix it sent before:
+   * `stored`, a `duplicate` of one already stored (a resend), or `refused` for good (out of
+   * range, too old, in the future: see `reason`), which is never worth sending again. Names the
+   * fix by the page's `n` when it had one, and by its capture time.
+   */
+  ack: z.object({
+    capturedAt: z.number().optional(),
+    n: z.number().int().positive().optional(),
+    outcome: z.enum(['stored', 'duplicate', 'refused']),
+    reason: z.string().max(200).optional(),
+  }),
   'session-ended': z.object({}),
   error: ErrorBody,
 } as const;
@@ -103,11 +177,3 @@ export type CallerClientFrame = FrameOf<typeof callerClientEvents>;
 
 /** The outer frame, before its `data` is checked against the event's schema. */
 export const Frame = z.object({ event: z.string().max(64), data: z.unknown() }).strict();
-
-/** Hard limits the server enforces on every socket. */
-export const realtimeLimits = {
-  /** Largest frame a client may send; a larger one closes the socket with 1009. */
-  maxFrameBytes: 16 * 1024,
-  /** How far in the future a fix's capture time may be, to allow for phone clock skew. */
-  maxClockSkewMs: 30_000,
-} as const;

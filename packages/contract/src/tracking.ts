@@ -2,15 +2,15 @@ import { initContract } from '@ts-rest/core';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { ErrorBody } from './errors';
+import { smsLanguages, type SmsLanguageCode } from './languages';
 import { Location, LocationSource } from './location';
 
 const c = initContract();
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
-/** The text-message languages of SPEC.md §9, as codes: English (default), Spanish, French, Mandarin. */
-export const smsLanguages = ['en', 'es', 'fr', 'zh'] as const;
+export { smsLanguages };
 export const SmsLanguage = z.enum(smsLanguages);
-export type SmsLanguage = z.infer<typeof SmsLanguage>;
+export type SmsLanguage = SmsLanguageCode;
 
 /**
  * SPEC.md §4 "Translation language mapping": English means translation off; the others are the

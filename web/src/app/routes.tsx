@@ -15,7 +15,6 @@ import {
 import { SignInPage } from '../auth/pages/SignInPage';
 import { SignOutPage } from '../auth/pages/SignOutPage';
 import { TeamEditPage, TeamsPage } from '../admin/teams/TeamsPage';
-import { CallerPage } from '../caller/CallerPage';
 import { lazyPage } from './lazy-page';
 import {
   AdminApiComingSoon,
@@ -247,18 +246,6 @@ export const appRoutes: AppRoute[] = [
     path: '/training',
     meta: { name: 'training', title: 'Training', access: 'login', layout: 'training' },
     element: <TrainingComingSoon />,
-  },
-  {
-    // The caller's page, opened from the text message: no sign-in, whoever is signed in here.
-    path: '/share',
-    meta: {
-      name: 'caller-share',
-      title: 'Share your location',
-      access: 'always',
-      layout: null,
-      chatbotHidden: true,
-    },
-    element: <CallerPage />,
   },
   {
     path: '*',

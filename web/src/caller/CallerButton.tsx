@@ -1,5 +1,5 @@
-import { Button } from '@mantine/core';
-import type { ReactNode } from 'react';
+/** @jsxImportSource preact */
+import { Icon, type IconName } from './icons';
 
 /**
  * The page's main actions: full width, at least 64 px tall, and a label that wraps rather than
@@ -9,29 +9,17 @@ export function CallerButton({
   icon,
   onClick,
   variant = 'filled',
-  color,
   children,
 }: {
-  icon?: ReactNode;
+  icon?: IconName;
   onClick: () => void;
   variant?: 'filled' | 'outline';
-  color?: string;
   children: string;
 }) {
   return (
-    <Button
-      size="xl"
-      fullWidth
-      variant={variant}
-      color={color}
-      leftSection={icon}
-      onClick={onClick}
-      styles={{
-        root: { height: 'auto', minHeight: 64, paddingBlock: 10 },
-        label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.25 },
-      }}
-    >
-      {children}
-    </Button>
+    <button type="button" class={`btn ${variant}`} onClick={onClick}>
+      {icon && <Icon name={icon} size={26} />}
+      <span>{children}</span>
+    </button>
   );
 }

@@ -1,6 +1,7 @@
-import type { CallerTexts, SmsLanguage } from '@locus/contract';
-import { Box, Container, Stack } from '@mantine/core';
-import { useEffect, type ReactNode } from 'react';
+/** @jsxImportSource preact */
+import type { CallerTexts, SmsLanguage } from '@locus/contract/caller';
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { LanguageSwitcher } from './LanguageSwitcher';
 
 /** The caller page's frame: one narrow column, readable on a 320 px phone, in the page's language. */
@@ -13,30 +14,23 @@ export function CallerFrame({
   texts: CallerTexts;
   language: SmsLanguage;
   onLanguage: (language: SmsLanguage) => void;
-  children: ReactNode;
+  children: ComponentChildren;
 }) {
-  // The document's language too: screen readers pick their voice from it, browsers their fonts.
+  // The document's language and title too: screen readers pick their voice from the language,
+  // browsers their fonts.
   useEffect(() => {
-    const root = document.documentElement;
-    const previous = root.lang;
-    root.lang = texts.locale;
-    return () => {
-      root.lang = previous;
-    };
-  }, [texts.locale]);
+    document.documentElement.lang = texts.locale;
+    document.title = texts.page.documentTitle;
+  }, [texts]);
 
   return (
-    <Box lang={texts.locale} mih="100dvh" bg="gray.0">
-      <Container size={480} px="md" pt="xs" pb="xl">
-        <LanguageSwitcher
-          language={language}
-          label={texts.page.languageSwitcher}
-          onChange={onLanguage}
-        />
-        <Stack component="main" gap="lg" mt="md">
-          {children}
-        </Stack>
-      </Container>
-    </Box>
+    <div class="frame" lang={texts.locale}>
+      <LanguageSwitcher
+        language={language}
+        label={texts.page.languageSwitcher}
+        onChange={onLanguage}
+      />
+      <main>{children}</main>
+    </div>
   );
 }

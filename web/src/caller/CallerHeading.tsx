@@ -1,5 +1,9 @@
-import { Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useEffect, useRef, type ReactNode } from 'react';
+/** @jsxImportSource preact */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { Icon, type IconName } from './icons';
+
+export type Tone = 'navy' | 'teal' | 'gray' | 'signal';
 
 /**
  * A view's title. `announce` moves focus to it when the view appears after something happened
@@ -8,33 +12,29 @@ import { useEffect, useRef, type ReactNode } from 'react';
 export function CallerHeading({
   title,
   icon,
-  color = 'navy',
+  tone = 'navy',
   announce = false,
   children,
 }: {
   title: string;
-  icon: ReactNode;
-  color?: string;
+  icon: IconName;
+  tone?: Tone;
   announce?: boolean;
-  children?: ReactNode;
+  children?: ComponentChildren;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (announce) heading.current?.focus();
   }, [announce]);
   return (
-    <Stack gap="sm" align="center" ta="center">
-      <ThemeIcon size={56} radius="xl" variant="light" color={color} aria-hidden>
-        {icon}
-      </ThemeIcon>
-      <Title ref={heading} tabIndex={-1} order={1} fz={26} lh={1.25} style={{ outline: 'none' }}>
+    <div class="heading">
+      <span class={`badge ${tone}`}>
+        <Icon name={icon} size={30} />
+      </span>
+      <h1 ref={heading} tabIndex={-1}>
         {title}
-      </Title>
-      {children && (
-        <Text size="lg" c="gray.8">
-          {children}
-        </Text>
-      )}
-    </Stack>
+      </h1>
+      {children && <p class="lead">{children}</p>}
+    </div>
   );
 }

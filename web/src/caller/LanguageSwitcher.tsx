@@ -1,5 +1,5 @@
-import { callerTexts, smsLanguages, type SmsLanguage } from '@locus/contract';
-import { Button, Group } from '@mantine/core';
+/** @jsxImportSource preact */
+import { callerTexts, smsLanguages, type SmsLanguage } from '@locus/contract/caller';
 
 /** The four languages, each named in itself; changes this page only. */
 export function LanguageSwitcher({
@@ -13,26 +13,19 @@ export function LanguageSwitcher({
   onChange: (language: SmsLanguage) => void;
 }) {
   return (
-    <Group role="group" aria-label={label} gap={2} justify="flex-end">
-      {smsLanguages.map((code) => {
-        const active = code === language;
-        return (
-          <Button
-            key={code}
-            lang={callerTexts[code].locale}
-            size="compact-md"
-            h={40}
-            px={8}
-            fz="sm"
-            fw={active ? 700 : 500}
-            variant={active ? 'light' : 'subtle'}
-            aria-pressed={active}
-            onClick={() => onChange(code)}
-          >
-            {callerTexts[code].languageName}
-          </Button>
-        );
-      })}
-    </Group>
+    <div class="langs" role="group" aria-label={label}>
+      {smsLanguages.map((code) => (
+        <button
+          key={code}
+          type="button"
+          class="lang"
+          lang={callerTexts[code].locale}
+          aria-pressed={code === language}
+          onClick={() => onChange(code)}
+        >
+          {callerTexts[code].languageName}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -1,7 +1,6 @@
-import type { CallerPageTexts } from '@locus/contract';
-import { List, Text } from '@mantine/core';
-import { IconLocationOff, IconRefresh } from '@tabler/icons-react';
-import { useMemo } from 'react';
+/** @jsxImportSource preact */
+import type { CallerPageTexts } from '@locus/contract/caller';
+import { useMemo } from 'preact/hooks';
 import { CallerButton } from './CallerButton';
 import { CallerHeading } from './CallerHeading';
 import { CallForHelp } from './LinkEndViews';
@@ -18,19 +17,14 @@ export function PermissionDeniedView({
   const steps = useMemo(() => permissionSteps(t.deniedSteps), [t.deniedSteps]);
   return (
     <>
-      <CallerHeading
-        title={t.deniedTitle}
-        icon={<IconLocationOff size={30} />}
-        color="signal"
-        announce
-      />
-      <Text size="lg">{t.deniedBody}</Text>
-      <List type="ordered" spacing="sm" size="lg" withPadding>
+      <CallerHeading title={t.deniedTitle} icon="locationOff" tone="signal" announce />
+      <p class="lead">{t.deniedBody}</p>
+      <ol class="steps">
         {steps.map((step) => (
-          <List.Item key={step}>{step}</List.Item>
+          <li key={step}>{step}</li>
         ))}
-      </List>
-      <CallerButton icon={<IconRefresh size={24} />} onClick={onTryAgain}>
+      </ol>
+      <CallerButton icon="refresh" onClick={onTryAgain}>
         {t.tryAgainButton}
       </CallerButton>
       <CallForHelp t={t} />

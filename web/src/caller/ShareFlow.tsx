@@ -1,28 +1,46 @@
-import type { CallerTexts } from '@locus/contract';
-import { IconDeviceMobileOff } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
+/** @jsxImportSource preact */
+import type { CallerPageTexts, CallerTexts } from '@locus/contract/caller';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { CallerHeading } from './CallerHeading';
+import type { FixQueue } from './fix-queue';
 import { CallForHelp, LinkEndView, LoadingView } from './LinkEndViews';
+import { LocationSharing, type SharingState } from './location-sharing';
 import { PermissionDeniedView } from './PermissionDeniedView';
 import { ShareRequestView } from './ShareRequestView';
 import { SharingView } from './SharingView';
 import { StoppedView } from './StoppedView';
-import { useLocationSharing } from './useLocationSharing';
+
+/** The caller's sharing for one link, resumed when the page opens and stopped when it goes away. */
+function useLocationSharing(token: string, queue: FixQueue) {
+  const [sharing] = useState(() => new LocationSharing(token, queue));
+  const [state, setState] = useState<SharingState>(sharing.getState);
+  useEffect(() => {
+    const unsubscribe = sharing.subscribe(() => setState(sharing.getState()));
+    sharing.resume();
+    return () => {
+      unsubscribe();
+      sharing.dispose();
+    };
+  }, [sharing]);
+  return { state, start: sharing.start, stop: sharing.stop };
+}
 
 /** An active link: the request, then sharing, stopping, refusals, until the request ends. */
 export function ShareFlow({
   token,
+  queue,
   agencyName,
   texts,
   onRevoked,
 }: {
   token: string;
+  queue: FixQueue;
   agencyName: string;
   texts: CallerTexts;
   /** The server refused the link: the page asks the API why. */
   onRevoked: () => void;
 }) {
-  const { state, start, stop } = useLocationSharing(token);
+  const { state, start, stop } = useLocationSharing(token, queue);
   const t = texts.page;
 
   const revoked = state.phase === 'revoked';
@@ -33,9 +51,31 @@ export function ShareFlow({
     onRevoked();
   }, [revoked, onRevoked]);
 
+  return (
+    <>
+      <Phase state={state} texts={texts} agencyName={agencyName} start={start} stop={stop} />
+      <DebugPanel t={t} state={state} />
+    </>
+  );
+}
+
+function Phase({
+  state,
+  texts,
+  agencyName,
+  start,
+  stop,
+}: {
+  state: SharingState;
+  texts: CallerTexts;
+  agencyName: string;
+  start: () => void;
+  stop: () => void;
+}) {
+  const t = texts.page;
   switch (state.phase) {
     case 'idle':
-      return <ShareRequestView t={t} agencyName={agencyName} onShare={start} announce={false} />;
+      return <ShareRequestView t={t} agencyName={agencyName} onShare={start} />;
     case 'starting':
     case 'sharing':
       return <SharingView texts={texts} state={state} onStop={stop} />;
@@ -46,12 +86,7 @@ export function ShareFlow({
     case 'unsupported':
       return (
         <>
-          <CallerHeading
-            title={t.unsupportedTitle}
-            icon={<IconDeviceMobileOff size={30} />}
-            color="gray"
-            announce
-          >
+          <CallerHeading title={t.unsupportedTitle} icon="deviceMobileOff" tone="gray" announce>
             {t.unsupportedBody}
           </CallerHeading>
           <CallForHelp t={t} />
@@ -62,4 +97,23 @@ export function ShareFlow({
     case 'revoked':
       return <LoadingView t={t} />;
   }
+}
+
+/**
+ * Folded away: what support staff ask about when a caller says "it didn't work" (the connection,
+ * positions waiting on the phone, positions the server refused and the page dropped).
+ */
+function DebugPanel({ t, state }: { t: CallerPageTexts; state: SharingState }) {
+  return (
+    <details class="debug">
+      <summary>{t.debugTitle}</summary>
+      <ul>
+        <li>connection: {state.connection}</li>
+        <li>queued: {state.queued}</li>
+        {state.notes.map((note, index) => (
+          <li key={index}>{note}</li>
+        ))}
+      </ul>
+    </details>
+  );
 }

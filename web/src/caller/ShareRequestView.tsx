@@ -1,6 +1,5 @@
-import type { CallerPageTexts } from '@locus/contract';
-import { Stack, Text } from '@mantine/core';
-import { IconMapPin, IconShieldCheck } from '@tabler/icons-react';
+/** @jsxImportSource preact */
+import type { CallerPageTexts } from '@locus/contract/caller';
 import { CallerButton } from './CallerButton';
 import { CallerHeading } from './CallerHeading';
 
@@ -9,32 +8,22 @@ export function ShareRequestView({
   t,
   agencyName,
   onShare,
-  announce,
 }: {
   t: CallerPageTexts;
   agencyName: string;
   onShare: () => void;
-  announce: boolean;
 }) {
   return (
     <>
-      <CallerHeading
-        title={t.requestTitle}
-        icon={<IconShieldCheck size={30} />}
-        announce={announce}
-      >
-        <Text span size="xl" fw={700} c="dark.9">
-          {t.requestFrom(agencyName)}
-        </Text>
+      <CallerHeading title={t.requestTitle} icon="shieldCheck">
+        <strong class="who">{t.requestFrom(agencyName)}</strong>
       </CallerHeading>
-      <Stack gap="xs">
-        <Text size="lg">{t.requestWhy}</Text>
-        <Text size="lg">{t.requestWhat}</Text>
-        <Text size="md" c="gray.7">
-          {t.requestConsent}
-        </Text>
-      </Stack>
-      <CallerButton icon={<IconMapPin size={26} />} onClick={onShare}>
+      <div class="stack">
+        <p class="lead">{t.requestWhy}</p>
+        <p class="lead">{t.requestWhat}</p>
+        <p class="quiet">{t.requestConsent}</p>
+      </div>
+      <CallerButton icon="mapPin" onClick={onShare}>
         {t.shareButton}
       </CallerButton>
     </>

@@ -1,18 +1,11 @@
-import type { CallerTexts } from '@locus/contract';
-import { Alert, Box, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCurrentLocation, IconPlayerStop } from '@tabler/icons-react';
-import { useMemo } from 'react';
+/** @jsxImportSource preact */
+import type { CallerTexts } from '@locus/contract/caller';
+import { useMemo } from 'preact/hooks';
 import type { ConnectionState } from './caller-socket';
 import { CallerButton } from './CallerButton';
 import { CallerHeading } from './CallerHeading';
+import { Icon } from './icons';
 import type { SharingState } from './location-sharing';
-
-const dotColors: Record<ConnectionState, string> = {
-  connecting: 'var(--mantine-color-yellow-6)',
-  connected: 'var(--mantine-color-teal-6)',
-  reconnecting: 'var(--mantine-color-orange-6)',
-  closed: 'var(--mantine-color-gray-5)',
-};
 
 function connectionText(texts: CallerTexts, connection: ConnectionState): string {
   const t = texts.page;
@@ -43,7 +36,7 @@ export function SharingView({
       }),
     [texts.locale],
   );
-  const { phase, lastFix, problem, connection } = state;
+  const { phase, lastFix, problem, connection, queued } = state;
   const sharing = phase === 'sharing' && lastFix !== null;
 
   return (
@@ -52,47 +45,35 @@ export function SharingView({
         // Remounted when the first fix arrives, so that the new title is announced.
         key={sharing ? 'sharing' : 'starting'}
         title={sharing ? t.sharingTitle : t.startingStatus}
-        icon={<IconCurrentLocation size={30} />}
-        color={sharing ? 'teal' : 'navy'}
+        icon="currentLocation"
+        tone={sharing ? 'teal' : 'navy'}
         announce
       >
         {sharing ? t.sharingBody : t.allowHint}
       </CallerHeading>
 
-      <Paper withBorder radius="md" p="md">
-        <Stack gap={6}>
-          {lastFix && (
-            <>
-              <Text size="xl" fw={700}>
-                {t.accuracy(Math.round(lastFix.accuracy))}
-              </Text>
-              <Text>{t.lastUpdate(time.format(lastFix.capturedAt))}</Text>
-            </>
-          )}
-          <Group gap={8} wrap="nowrap" role="status" aria-live="polite">
-            <Box
-              aria-hidden
-              w={12}
-              h={12}
-              style={{ borderRadius: '50%', flex: 'none', background: dotColors[connection] }}
-            />
-            <Text fw={600}>{connectionText(texts, connection)}</Text>
-          </Group>
-        </Stack>
-      </Paper>
+      <div class="card stack">
+        {lastFix && (
+          <>
+            <p class="big">{t.accuracy(Math.round(lastFix.accuracy))}</p>
+            <p>{t.lastUpdate(time.format(lastFix.capturedAt))}</p>
+          </>
+        )}
+        <p class="status" role="status" aria-live="polite">
+          <span class={`dot ${connection}`} aria-hidden="true" />
+          <strong>{connectionText(texts, connection)}</strong>
+        </p>
+        {queued > 0 && connection !== 'connected' && <p class="queued">{t.queuedFixes(queued)}</p>}
+      </div>
 
       {problem && (
-        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={22} />}>
-          <Text size="md">{problem === 'timeout' ? t.positionTimeout : t.positionUnavailable}</Text>
-        </Alert>
+        <div class="alert">
+          <Icon name="alertTriangle" size={22} />
+          <p>{problem === 'timeout' ? t.positionTimeout : t.positionUnavailable}</p>
+        </div>
       )}
 
-      <CallerButton
-        variant="outline"
-        color="signal"
-        icon={<IconPlayerStop size={24} />}
-        onClick={onStop}
-      >
+      <CallerButton variant="outline" icon="playerStop" onClick={onStop}>
         {t.stopButton}
       </CallerButton>
     </>

@@ -1,5 +1,5 @@
-import type { CallerPageTexts } from '@locus/contract';
-import { IconMapPin, IconMapPinOff } from '@tabler/icons-react';
+/** @jsxImportSource preact */
+import type { CallerPageTexts } from '@locus/contract/caller';
 import { CallerButton } from './CallerButton';
 import { CallerHeading } from './CallerHeading';
 import { CallForHelp } from './LinkEndViews';
@@ -8,15 +8,10 @@ import { CallForHelp } from './LinkEndViews';
 export function StoppedView({ t, onShareAgain }: { t: CallerPageTexts; onShareAgain: () => void }) {
   return (
     <>
-      <CallerHeading
-        title={t.stoppedTitle}
-        icon={<IconMapPinOff size={30} />}
-        color="gray"
-        announce
-      >
+      <CallerHeading title={t.stoppedTitle} icon="mapPinOff" tone="gray" announce>
         {t.stoppedBody}
       </CallerHeading>
-      <CallerButton icon={<IconMapPin size={26} />} onClick={onShareAgain}>
+      <CallerButton icon="mapPin" onClick={onShareAgain}>
         {t.shareAgainButton}
       </CallerButton>
       <CallForHelp t={t} />

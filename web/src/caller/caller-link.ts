@@ -1,6 +1,4 @@
-import type { CallerLink } from '@locus/contract';
-import { useQuery } from '@tanstack/react-query';
-import { api, expect } from '../app/api';
+import { smsLanguages, type CallerLink, type SmsLanguage } from '@locus/contract/caller';
 
 /** A caller link's token: 256 random bits, base64url. Anything else is not worth asking about. */
 export const callerTokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -11,19 +9,45 @@ export function callerToken(search: URLSearchParams): string | null {
   return token !== null && callerTokenPattern.test(token) ? token : null;
 }
 
+/** The page for a link that no longer works (a refused socket with a link still "active" included). */
+export type LinkEnd = Exclude<CallerLink['status'], 'active'>;
+
+const ends: readonly string[] = ['ended', 'expired', 'stopped', 'invalid'];
+const isLanguage = (value: unknown): value is SmsLanguage =>
+  smsLanguages.some((code) => code === value);
+
+/**
+ * The contract's `CallerLink`, checked by hand: the page carries no schema library, and an
+ * answer of any other shape is treated as a failed load (the caller can try again).
+ */
+export function parseCallerLink(body: unknown): CallerLink | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { status, language, agencyName } = body as Record<string, unknown>;
+  if (status === 'active') {
+    return isLanguage(language) && typeof agencyName === 'string'
+      ? { status, language, agencyName }
+      : null;
+  }
+  if (
+    typeof status === 'string' &&
+    ends.includes(status) &&
+    (language === null || isLanguage(language))
+  ) {
+    return { status: status as LinkEnd, language };
+  }
+  return null;
+}
+
 /**
  * What the link says before the caller agrees to anything: who asks, in which language, or why
  * it no longer works. Reading it never consumes the link, and needs no dispatcher session.
  */
-export function useCallerLink(token: string | null) {
-  return useQuery<CallerLink>({
-    queryKey: ['caller-link', token],
-    queryFn: async () =>
-      expect(await api.tracking.callerLink({ query: { token: token ?? '' } }), 200),
-    enabled: token !== null,
-    staleTime: Infinity,
+export async function fetchCallerLink(token: string): Promise<CallerLink> {
+  const response = await fetch(`/api/v1/caller/link?token=${encodeURIComponent(token)}`, {
+    headers: { accept: 'application/json' },
+    cache: 'no-store',
   });
+  const link = response.ok ? parseCallerLink(await response.json()) : null;
+  if (!link) throw new Error(`caller link: HTTP ${response.status}`);
+  return link;
 }
-
-/** The page for a link that no longer works (a refused socket with a link still "active" included). */
-export type LinkEnd = Exclude<CallerLink['status'], 'active'>;

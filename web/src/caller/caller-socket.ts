@@ -1,6 +1,16 @@
-import { closeCodes, realtimePaths, type CallerClientFrame, type CallerFix } from '@locus/contract';
+import {
+  closeCodes,
+  realtimePaths,
+  type CallerClientFrame,
+  type CallerFix,
+  type CallerServerFrame,
+} from '@locus/contract/caller';
+import type { FixQueue, QueuedFix } from './fix-queue';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+/** What the phone says about itself (the `device` frame). */
+export type DeviceReport = Extract<CallerClientFrame, { event: 'device' }>['data'];
 
 export interface CallerSocketListener {
   onConnection(state: ConnectionState): void;
@@ -8,11 +18,17 @@ export interface CallerSocketListener {
   onEnded(): void;
   /** The server refused the link (close 4401): expired, stopped or unknown. The socket is done. */
   onRevoked(): void;
+  /** The queue of unsent fixes grew or shrank. */
+  onQueue(size: number): void;
+  /** The server refused a fix for good: it is dropped, and the page notes why. */
+  onRefused(fix: CallerFix | undefined, reason: string): void;
 }
 
 export interface CallerSocketOptions {
-  /** Fixes kept until acked, newest last; the oldest are dropped beyond this. */
-  maxPending: number;
+  /** Fixes per frame when catching up after a reconnect (the server allows 50). */
+  batchSize: number;
+  /** Frames of fixes sent and not yet acked, at most: paces a long backlog. */
+  maxFramesInFlight: number;
   /** Delays before each reconnect attempt; the last one repeats. */
   backoffMs: readonly number[];
   /** A socket that has not opened after this long is given up and retried. */
@@ -23,12 +39,16 @@ export interface CallerSocketOptions {
 }
 
 const defaults: CallerSocketOptions = {
-  maxPending: 50,
+  batchSize: 25,
+  maxFramesInFlight: 4,
   backoffMs: [1_000, 2_000, 5_000, 10_000],
   connectTimeoutMs: 15_000,
   silenceTimeoutMs: 30_000,
   createSocket: (url) => new WebSocket(url),
 };
+
+/** A fix that waited less than this on the phone is sent without saying how long it waited. */
+const REPORT_QUEUED_AFTER_MS = 1_000;
 
 /** The caller socket's address for a link token, on this page's origin. */
 export function callerSocketUrl(token: string, location: Location = window.location): string {
@@ -37,10 +57,12 @@ export function callerSocketUrl(token: string, location: Location = window.locat
 }
 
 /**
- * The caller's end of `realtime.ts`'s caller socket. It keeps the fixes the server has not
- * acked and sends them again after a reconnect (the server drops duplicates by capture time),
- * reconnects with back-off after an unexpected close, and, on every (re)connect, tells the
- * server again what the dispatcher lost with the connection: sharing and tab focus.
+ * The caller's end of `realtime.ts`'s caller socket. Every fix goes through the queue (memory and
+ * IndexedDB) and is sent from it, oldest first, so fixes taken while the network was down go out
+ * in order once it is back; the server's `ack` names the fix's number and the queue forgets it
+ * and everything before it. It reconnects with back-off after an unexpected close and, on every
+ * (re)connect, tells the server again what the dispatcher lost with the connection: sharing, tab
+ * focus and the phone's state.
  */
 export class CallerSocket {
   private readonly options: CallerSocketOptions;
@@ -51,13 +73,16 @@ export class CallerSocket {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
   private silenceTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Unacked fixes, oldest first. */
-  private pending: CallerFix[] = [];
+  /** The highest fix number sent on this socket. */
+  private sentUpTo = 0;
+  /** The last fix number of each frame sent and not yet acked, oldest first. */
+  private inFlight: number[] = [];
   private sharing: boolean | null = null;
   private unsentError: { code: string; message: string } | null = null;
 
   constructor(
     private readonly url: string,
+    private readonly queue: FixQueue,
     private readonly listener: CallerSocketListener,
     private readonly isFocused: () => boolean,
     options: Partial<CallerSocketOptions> = {},
@@ -69,16 +94,18 @@ export class CallerSocket {
     return this.state;
   }
 
-  get unacked(): number {
-    return this.pending.length;
-  }
-
   connect(): void {
     if (this.done || this.ws) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.setState(this.attempt === 0 ? 'connecting' : 'reconnecting');
-    const ws = this.options.createSocket(this.url);
+    let ws: WebSocket;
+    try {
+      ws = this.options.createSocket(this.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
     this.ws = ws;
     ws.onopen = () => this.onOpen();
     ws.onmessage = (message) => this.onMessage(message.data);
@@ -93,10 +120,19 @@ export class CallerSocket {
     this.connect();
   }
 
+  /**
+   * The phone says it has no network: this socket is dead even if no close says so yet (a
+   * half-open TCP connection can swallow frames for minutes). Fixes stay queued meanwhile.
+   */
+  networkLost(): void {
+    if (this.ws) this.drop();
+  }
+
+  /** Queues a new fix and sends it if the socket can. */
   sendFix(fix: CallerFix): void {
-    this.pending.push(fix);
-    if (this.pending.length > this.options.maxPending) this.pending.shift();
-    if (this.send({ event: 'fix', data: fix })) this.watchSilence();
+    this.queue.add(fix);
+    this.listener.onQueue(this.queue.size);
+    this.flush();
   }
 
   setSharing(sharing: boolean): void {
@@ -108,13 +144,18 @@ export class CallerSocket {
     this.send({ event: 'tab-focus', data: { focused: this.isFocused() } });
   }
 
+  /** The phone's state, if the socket is open (the owner sends it again on every connect). */
+  sendDevice(device: DeviceReport): void {
+    this.send({ event: 'device', data: device });
+  }
+
   /** Sent now, or as soon as the socket opens: the dispatcher must learn why nothing comes. */
   reportError(code: string, message: string): void {
     const data = { code, message: message.slice(0, 500) };
     this.unsentError = this.send({ event: 'sharing-error', data }) ? null : data;
   }
 
-  /** Closes for good; whatever was sent before is delivered first. */
+  /** Closes for good. Fixes not yet acked stay queued for the next page on this link. */
   close(): void {
     this.done = true;
     this.clearTimers();
@@ -134,50 +175,76 @@ export class CallerSocket {
     return true;
   }
 
+  /** Sends queued fixes not yet sent on this socket, a few frames ahead of the acks. */
+  private flush(): void {
+    if (this.state !== 'connected') return;
+    while (this.inFlight.length < this.options.maxFramesInFlight) {
+      const batch = this.queue.after(this.sentUpTo, this.options.batchSize);
+      if (batch.length === 0) return;
+      const now = Date.now();
+      const fixes = batch.map((entry) => withWait(entry, now));
+      const sent =
+        fixes.length === 1
+          ? this.send({ event: 'fix', data: fixes[0]! })
+          : this.send({ event: 'fixes', data: { fixes } });
+      if (!sent) return;
+      this.sentUpTo = batch.at(-1)!.n;
+      this.inFlight.push(this.sentUpTo);
+      this.watchSilence();
+    }
+  }
+
   private onOpen(): void {
     clearTimeout(this.connectTimer);
     this.attempt = 0;
+    this.sentUpTo = 0;
+    this.inFlight = [];
     this.setState('connected');
     if (this.sharing !== null) this.setSharing(this.sharing);
     this.sendFocus();
     if (this.unsentError) this.reportError(this.unsentError.code, this.unsentError.message);
-    for (const fix of this.pending) this.send({ event: 'fix', data: fix });
-    if (this.pending.length > 0) this.watchSilence();
+    this.flush();
   }
 
   private onMessage(raw: unknown): void {
     // Anything from the server proves the connection alive.
     clearTimeout(this.silenceTimer);
     this.silenceTimer = undefined;
-    let frame: { event?: unknown; data?: { capturedAt?: unknown; error?: unknown } };
+    let frame: CallerServerFrame;
     try {
-      frame = JSON.parse(String(raw)) as typeof frame;
+      frame = JSON.parse(String(raw)) as CallerServerFrame;
     } catch {
       return;
     }
     switch (frame.event) {
-      case 'ack': {
-        const capturedAt = frame.data?.capturedAt;
-        // Frames are handled in order: every fix up to this one has been dealt with (stored,
-        // a duplicate, or refused for good), so none of them needs sending again.
-        if (typeof capturedAt === 'number') {
-          this.pending = this.pending.filter((fix) => fix.capturedAt > capturedAt);
-        }
-        // Fixes sent after this one still await their ack. (Only an ack restarts the watch: a
-        // fix the server refuses is never acked, and must not look like a dead connection.)
-        if (this.pending.length > 0) this.watchSilence();
+      case 'ack':
+        this.onAck(frame.data);
         return;
-      }
       case 'session-ended':
         this.finish('ended');
         return;
       case 'error':
-        if (frame.data?.error === 'invalid-token') {
-          this.finish('revoked');
-          return;
-        }
-        break;
+        if (frame.data.error === 'invalid-token') this.finish('revoked');
+        return;
     }
+  }
+
+  private onAck({
+    n,
+    outcome,
+    reason,
+  }: Extract<CallerServerFrame, { event: 'ack' }>['data']): void {
+    if (typeof n !== 'number') return;
+    if (outcome === 'refused') {
+      const refused = this.queue.after(n - 1, 1)[0];
+      this.listener.onRefused(refused?.n === n ? refused.fix : undefined, reason ?? 'refused');
+    }
+    // Frames are handled in order: every fix up to this one has been dealt with.
+    this.queue.ackUpTo(n);
+    this.inFlight = this.inFlight.filter((last) => last > n);
+    this.listener.onQueue(this.queue.size);
+    if (this.inFlight.length > 0) this.watchSilence();
+    this.flush();
   }
 
   private onClose(code: number): void {
@@ -226,6 +293,7 @@ export class CallerSocket {
     }, delay);
   }
 
+  /** Only fixes are watched: the server acks them, and nothing else it is sent. */
   private watchSilence(): void {
     if (this.silenceTimer !== undefined) return;
     this.silenceTimer = setTimeout(() => {
@@ -246,6 +314,12 @@ export class CallerSocket {
     this.state = state;
     this.listener.onConnection(state);
   }
+}
+
+/** The fix as sent now: how long it has waited on the phone, when that is worth saying. */
+function withWait(entry: QueuedFix, now: number): CallerFix {
+  const waited = Math.max(0, Math.round(now - entry.takenAt));
+  return waited >= REPORT_QUEUED_AFTER_MS ? { ...entry.fix, queuedMs: waited } : entry.fix;
 }
 
 function detach(ws: WebSocket): void {

@@ -1,6 +1,10 @@
+import type { CallerFix } from '@locus/contract/caller';
 import { CallerSocket, callerSocketUrl, type ConnectionState } from './caller-socket';
+import { DeviceStatus } from './device-status';
+import type { FixQueue } from './fix-queue';
 import { toCallerFix, watchOptions } from './position-fix';
 import { ScreenWakeLock } from './screen-wake-lock';
+import { sharingMemory } from './sharing-memory';
 
 /**
  * - idle: nothing asked, nothing sent (before the caller taps Share).
@@ -23,7 +27,13 @@ export interface SharingState {
   connection: ConnectionState;
   lastFix: { accuracy: number; capturedAt: number } | null;
   problem: PositionProblem | null;
+  /** Fixes kept on the phone that the server has not acknowledged yet. */
+  queued: number;
+  /** Technical notes for the debug panel (a fix the server refused, …), newest last. */
+  notes: string[];
 }
+
+const MAX_NOTES = 20;
 
 // GeolocationPositionError codes.
 const permissionDenied = 1;
@@ -42,24 +52,48 @@ function describe(code: keyof typeof errorMessages, detail?: string): string {
 }
 
 /**
- * One caller's sharing: the geolocation watch, the socket and the screen wake lock, started
- * only by the caller's tap. Framework-free; `useLocationSharing` binds it to React.
+ * One caller's sharing: the geolocation watch, the socket, the phone's status reports and the
+ * screen wake lock, started only by the caller's tap (or, after a reload, by the tap the caller
+ * made before it). Every fix goes through the queue, which outlives the page. Framework-free;
+ * `useLocationSharing` binds it to the view.
  */
 export class LocationSharing {
-  private state: SharingState = {
-    phase: 'idle',
-    connection: 'closed',
-    lastFix: null,
-    problem: null,
-  };
+  private state: SharingState;
   private readonly listeners = new Set<() => void>();
   private readonly wakeLock = new ScreenWakeLock();
+  private readonly device = new DeviceStatus((report) => this.socket?.sendDevice(report));
   private socket: CallerSocket | null = null;
   private watchId: number | null = null;
-  private lastCapturedAt = 0;
+  private lastCapturedAt: number;
   private listening = false;
 
-  constructor(private readonly token: string) {}
+  constructor(
+    private readonly token: string,
+    private readonly queue: FixQueue,
+  ) {
+    this.lastCapturedAt = queue.newestCapturedAt;
+    this.state = {
+      phase: 'idle',
+      connection: 'closed',
+      lastFix: null,
+      problem: null,
+      queued: queue.size,
+      notes: [],
+    };
+  }
+
+  /**
+   * When the page opens: fixes an earlier page on this phone could not send go out now (the
+   * caller agreed to share them), and a caller who was sharing when the page went away (a
+   * reload, a killed tab) goes on sharing without being asked again.
+   */
+  readonly resume = (): void => {
+    if (sharingMemory.wasSharing(this.token)) this.start();
+    else if (this.queue.size > 0) {
+      this.listen();
+      this.openSocket();
+    }
+  };
 
   readonly getState = (): SharingState => this.state;
 
@@ -80,8 +114,11 @@ export class LocationSharing {
       return;
     }
     socket.setSharing(true);
-    // A new watch may begin with the position the last one ended on: show it, send it again.
-    this.lastCapturedAt = 0;
+    sharingMemory.remember(this.token, true);
+    this.device.start();
+    // A new watch may begin with the position the last one ended on: show it, send it again
+    // (unless it is still queued: the server would drop it as a repeat anyway).
+    this.lastCapturedAt = this.queue.newestCapturedAt;
     this.update({ phase: 'starting', lastFix: null, problem: null });
     this.wakeLock.acquire();
     this.watchId = navigator.geolocation.watchPosition(
@@ -94,6 +131,7 @@ export class LocationSharing {
   /** The caller's tap on Stop sharing: the dispatcher is told, then the socket closes. */
   readonly stop = (): void => {
     this.socket?.setSharing(false);
+    sharingMemory.remember(this.token, false);
     this.dispose();
     this.update({ phase: 'stopped', connection: 'closed', lastFix: null, problem: null });
   };
@@ -102,6 +140,7 @@ export class LocationSharing {
   readonly dispose = (): void => {
     this.clearWatch();
     this.wakeLock.release();
+    this.device.stop();
     this.socket?.close();
     this.socket = null;
     this.unlisten();
@@ -111,10 +150,20 @@ export class LocationSharing {
     if (this.socket) return this.socket;
     const socket = new CallerSocket(
       callerSocketUrl(this.token),
+      this.queue,
       {
-        onConnection: (connection) => this.update({ connection }),
+        onConnection: (connection) => {
+          if (connection === 'connected' && this.device.isRunning) {
+            socket.sendDevice(this.device.current());
+          }
+          this.update({ connection });
+        },
         onEnded: () => this.finish('ended'),
         onRevoked: () => this.finish('revoked'),
+        onQueue: (queued) => {
+          if (queued !== this.state.queued) this.update({ queued });
+        },
+        onRefused: (fix, reason) => this.note(refusedNote(fix, reason)),
       },
       () => document.visibilityState === 'visible',
     );
@@ -124,6 +173,7 @@ export class LocationSharing {
   }
 
   private finish(phase: 'ended' | 'revoked'): void {
+    sharingMemory.remember(this.token, false);
     this.dispose();
     this.update({ phase, problem: null });
   }
@@ -168,12 +218,14 @@ export class LocationSharing {
   };
 
   private readonly onOnline = (): void => this.socket?.reconnectNow();
+  private readonly onOffline = (): void => this.socket?.networkLost();
 
   private listen(): void {
     if (this.listening) return;
     this.listening = true;
     document.addEventListener('visibilitychange', this.onVisibility);
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
   }
 
   private unlisten(): void {
@@ -181,6 +233,7 @@ export class LocationSharing {
     this.listening = false;
     document.removeEventListener('visibilitychange', this.onVisibility);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
   }
 
   private clearWatch(): void {
@@ -188,8 +241,17 @@ export class LocationSharing {
     this.watchId = null;
   }
 
+  private note(text: string): void {
+    this.update({ notes: [...this.state.notes, text].slice(-MAX_NOTES) });
+  }
+
   private update(patch: Partial<SharingState>): void {
     this.state = { ...this.state, ...patch };
     for (const listener of this.listeners) listener();
   }
+}
+
+function refusedNote(fix: CallerFix | undefined, reason: string): string {
+  const when = fix ? new Date(fix.capturedAt).toISOString() : 'unknown time';
+  return `Position from ${when} refused by the server and dropped: ${reason}`;
 }

@@ -1,5 +1,9 @@
-import { callerLanguageFromAcceptLanguage, smsLanguages, type SmsLanguage } from '@locus/contract';
-import { useState } from 'react';
+import {
+  callerLanguageFromAcceptLanguage,
+  smsLanguages,
+  type SmsLanguage,
+} from '@locus/contract/caller';
+import { useState } from 'preact/hooks';
 
 const storageKey = 'locus.caller.language';
 

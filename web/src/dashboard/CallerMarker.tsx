@@ -1,8 +1,8 @@
 import type { LocationSource, TrackedLocation } from '@locus/machines';
 import L, { type LatLngTuple } from 'leaflet';
 import { memo, useEffect, useMemo, useRef } from 'react';
-import { Circle, Marker, Polyline, Tooltip } from 'react-leaflet';
-import { formatDuration, fixAgeMs } from './format';
+import { Circle, CircleMarker, Marker, Polyline, Tooltip } from 'react-leaflet';
+import { formatDelay, formatDuration, fixAgeMs, formatUtc } from './format';
 import { useNow } from './use-now';
 
 export const sourceColours: Record<LocationSource, string> = {
@@ -10,6 +10,8 @@ export const sourceColours: Record<LocationSource, string> = {
   RAPID_SOS: '#cc1617',
 };
 const staleColour = '#868e96';
+/** Ring of a fix that reached us late (it waited on the phone while the network was down). */
+const delayedColour = '#e67700';
 
 const phoneGlyph =
   '<g transform="translate(8 7) scale(0.75)" fill="none" stroke="white" stroke-width="2.4" ' +
@@ -58,19 +60,35 @@ export const CallerTrail = memo(function CallerTrail({
     () => locations.map((fix): LatLngTuple => [fix.latitude, fix.longitude]),
     [locations],
   );
+  const delayed = useMemo(() => locations.filter((fix) => fix.delayMs !== undefined), [locations]);
   const latest = locations[locations.length - 1];
   if (!latest || positions.length < 2) return null;
   return (
-    <Polyline
-      positions={positions}
-      interactive={false}
-      pathOptions={{
-        color: stale ? staleColour : (colour ?? sourceColours[latest.capturedFromSource]),
-        weight: 3,
-        opacity: 0.65,
-        dashArray: stale ? '6 6' : undefined,
-      }}
-    />
+    <>
+      <Polyline
+        positions={positions}
+        interactive={false}
+        pathOptions={{
+          color: stale ? staleColour : (colour ?? sourceColours[latest.capturedFromSource]),
+          weight: 3,
+          opacity: 0.65,
+          dashArray: stale ? '6 6' : undefined,
+        }}
+      />
+      {/* Fixes that waited on the phone: in their place in time, ringed in orange. */}
+      {delayed.map((fix) => (
+        <CircleMarker
+          key={fix.dateTimeCaptured}
+          center={[fix.latitude, fix.longitude]}
+          radius={4}
+          pathOptions={{ color: delayedColour, weight: 2, fillColor: '#fff', fillOpacity: 1 }}
+        >
+          <Tooltip>
+            {formatDelay(fix.delayMs ?? 0)} · taken {formatUtc(fix.dateTimeCaptured)}
+          </Tooltip>
+        </CircleMarker>
+      ))}
+    </>
   );
 });
 

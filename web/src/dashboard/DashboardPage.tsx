@@ -27,6 +27,7 @@ import { callerColours } from './caller-colours';
 import { LocateForm, MultiLocateToggle, TrackingControls } from './HeaderControls';
 import { NumbersPanel, type NumberRow } from './NumbersPanel';
 import { LatestFixPanel } from './LatestFixPanel';
+import { PhonePanel } from './PhoneStatus';
 import { LogPanel } from './LogPanel';
 import { ClearedDomainModal } from './modals/ClearedDomainModal';
 import { EmailVerificationModal } from './modals/EmailVerificationModal';
@@ -224,6 +225,7 @@ export function DashboardPage() {
       colour: colours[row.callerId]!,
       latest: callers[row.callerId]?.locations.at(-1) ?? null,
       fixCount: callers[row.callerId]?.locations.length ?? 0,
+      device: callers[row.callerId]?.device ?? null,
     }));
   }, [callerRows, callers]);
   const [numberInput, setNumberInput] = useState('');
@@ -237,6 +239,11 @@ export function DashboardPage() {
     selectLatestLocation,
     (a, b) => a?.location === b?.location,
   )?.location;
+  // One number: its phone's report has a panel of its own (many numbers: in each row).
+  const singleDevice = useMemo(
+    () => Object.values(callers).find((caller) => caller.device)?.device ?? null,
+    [callers],
+  );
   const languageLabel = smsLanguageOptions.find((option) => option.value === language)!.label;
 
   // One modal at a time: an error modal or the end confirmation covers the flow's own.
@@ -304,6 +311,7 @@ export function DashboardPage() {
       <DetailsPanel wide={wide} status={statusLine}>
         {multi && <NumbersPanel rows={numberRows} />}
         <LatestFixPanel location={latest ?? null} />
+        {!multi && singleDevice && <PhonePanel device={singleDevice} />}
         <LogPanel
           entries={log}
           tracking={tracking}

@@ -10,6 +10,7 @@ import {
   formatAge,
   formatAltitude,
   formatCoordinate,
+  formatDelay,
   formatFixForCopy,
   formatLocal,
   formatUtc,
@@ -94,6 +95,13 @@ export function LatestFixPanel({ location }: { location: TrackedLocation | null 
               </Text>
             </Row>
             {location.address && <Row term="Address">{location.address}</Row>}
+            {location.delayMs !== undefined && (
+              <Row term="Arrived">
+                <Text component="span" size="sm" c="orange.9" fw={600}>
+                  {formatDelay(location.delayMs)} (the phone was offline)
+                </Text>
+              </Row>
+            )}
           </Box>
           <Code block mt="xs" fz="xs" style={{ userSelect: 'all', whiteSpace: 'pre-wrap' }}>
             {formatFixForCopy(location)}

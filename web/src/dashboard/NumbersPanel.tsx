@@ -1,9 +1,10 @@
-import type { CallerProgress, TrackedLocation } from '@locus/machines';
+import type { CallerDevice, CallerProgress, TrackedLocation } from '@locus/machines';
 import { ActionIcon, Badge, Box, Group, Paper, Text, Title } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { formatCoordinate, formatFixCount } from './format';
 import { copyFix } from './LatestFixPanel';
+import { DeviceFactsLine } from './PhoneStatus';
 
 const progressColours: Record<CallerProgress, string> = {
   'SMS queued': 'gray',
@@ -23,12 +24,13 @@ export interface NumberRow {
   colour: string;
   latest: TrackedLocation | null;
   fixCount: number;
+  device: CallerDevice | null;
 }
 
 /** One number: re-renders only when its own progress or newest fix changes. */
 const NumberItem = memo(
   function NumberItem({ row }: { row: NumberRow }) {
-    const { phoneNumber, progress, colour, latest, fixCount } = row;
+    const { phoneNumber, progress, colour, latest, fixCount, device } = row;
     return (
       <Box component="li" py={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
         <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -65,6 +67,7 @@ const NumberItem = memo(
             {formatFixCount(fixCount)}
           </Text>
         )}
+        {device && <DeviceFactsLine device={device} />}
       </Box>
     );
   },
@@ -72,6 +75,7 @@ const NumberItem = memo(
   (before, after) =>
     before.row.progress === after.row.progress &&
     before.row.latest === after.row.latest &&
+    before.row.device === after.row.device &&
     before.row.colour === after.row.colour &&
     before.row.phoneNumber === after.row.phoneNumber,
 );

@@ -1,4 +1,4 @@
-import type { LocationSource, TrackedLocation } from '@locus/machines';
+import type { CallerDevice, LocationSource, TrackedLocation } from '@locus/machines';
 
 /**
  * A caller whose newest fix is older than this is drawn as stale: the phone may have lost its
@@ -82,3 +82,56 @@ export function formatFixForCopy(location: TrackedLocation): string {
 
 /** Plain digits, no grouping: easy to read back, by a person or a test. */
 export const formatFixCount = (count: number): string => (count === 1 ? '1 fix' : `${count} fixes`);
+
+/** "Delayed 1m 20s": a fix that waited on the caller's phone (no network) before it reached us. */
+export const formatDelay = (delayMs: number): string => `Delayed ${formatDuration(delayMs)}`;
+
+/** One thing the caller's phone says about itself, and whether it may explain missing fixes. */
+export interface DeviceFact {
+  text: string;
+  warning: boolean;
+}
+
+/** A battery this low may die, or the phone may throttle location to save it. */
+const LOW_BATTERY = 0.15;
+
+/**
+ * What the dispatcher reads about the caller's phone, most telling first: "Page in background
+ * since 14:02:10", "Battery 7 %", "Location permission denied", "Network 3g (cellular)".
+ */
+export function deviceFacts(device: CallerDevice): DeviceFact[] {
+  const facts: DeviceFact[] = [];
+  if (device.visibility === 'hidden') {
+    facts.push({
+      text: device.hiddenSince
+        ? `Page in background since ${formatClock(Date.parse(device.hiddenSince))}`
+        : 'Page in background',
+      warning: true,
+    });
+  } else {
+    facts.push({ text: 'Page open on screen', warning: false });
+  }
+  if (device.battery) {
+    const percent = Math.round(device.battery.level * 100);
+    facts.push({
+      text: `Battery ${percent} %${device.battery.charging ? ' (charging)' : ''}`,
+      warning: device.battery.level <= LOW_BATTERY && !device.battery.charging,
+    });
+  }
+  if (device.permission && device.permission !== 'granted') {
+    facts.push({ text: `Location permission ${device.permission}`, warning: true });
+  }
+  if (device.network) {
+    const { effectiveType, type } = device.network;
+    const kind = [effectiveType, type && type !== 'unknown' ? `(${type})` : null]
+      .filter(Boolean)
+      .join(' ');
+    if (kind) {
+      facts.push({
+        text: `Network ${kind}`,
+        warning: effectiveType === 'slow-2g' || effectiveType === '2g' || type === 'none',
+      });
+    }
+  }
+  return facts;
+}

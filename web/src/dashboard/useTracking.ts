@@ -61,6 +61,10 @@ function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEven
       };
     case 'is-tab-focused':
       return { type: 'LIVE.TAB_FOCUS', callerId: frame.data.callerId, focused: frame.data.focused };
+    case 'caller-device': {
+      const { seq: _seq, sessionId: _sessionId, callerId, ...device } = frame.data;
+      return { type: 'LIVE.DEVICE', callerId, device };
+    }
     case 'is-sharing-location':
       return { type: 'LIVE.SHARING', callerId: frame.data.callerId, sharing: frame.data.sharing };
     case 'location-sharing-error':

@@ -1,4 +1,4 @@
-import { smsLanguages, type SmsLanguage } from '../tracking';
+import { smsLanguages, type SmsLanguageCode as SmsLanguage } from '../languages';
 
 /**
  * Steps that turn location back on after the caller blocked it, for the browser in their hand.
@@ -76,6 +76,10 @@ export interface CallerPageTexts {
   invalidBody: string;
   /** Said under every page where the link no longer works. */
   callForHelp: string;
+  /** Positions kept on the phone while the connection is down; they are sent when it returns. */
+  queuedFixes(count: number): string;
+  /** The folded panel of technical notes (for support staff), e.g. a position the server refused. */
+  debugTitle: string;
 }
 
 export interface CallerTexts {
@@ -173,6 +177,11 @@ const en: CallerTexts = {
     invalidTitle: "This link doesn't work",
     invalidBody: 'Make sure you opened the whole link from the text message.',
     callForHelp: 'If you still need help, call 911.',
+    queuedFixes: (count) =>
+      count === 1
+        ? '1 position is saved on this phone. It will be sent when the connection returns.'
+        : `${count} positions are saved on this phone. They will be sent when the connection returns.`,
+    debugTitle: 'Technical details',
   },
 };
 
@@ -254,6 +263,11 @@ const es: CallerTexts = {
     invalidTitle: 'Este enlace no funciona',
     invalidBody: 'Asegúrese de abrir el enlace completo del mensaje de texto.',
     callForHelp: 'Si todavía necesita ayuda, llame al 911.',
+    queuedFixes: (count) =>
+      count === 1
+        ? '1 posición está guardada en este teléfono. Se enviará cuando vuelva la conexión.'
+        : `${count} posiciones están guardadas en este teléfono. Se enviarán cuando vuelva la conexión.`,
+    debugTitle: 'Detalles técnicos',
   },
 };
 
@@ -339,6 +353,11 @@ const fr: CallerTexts = {
     invalidTitle: 'Ce lien ne fonctionne pas',
     invalidBody: 'Vérifiez que vous avez ouvert le lien complet reçu par SMS.',
     callForHelp: "Si vous avez encore besoin d'aide, appelez le 911.",
+    queuedFixes: (count) =>
+      count === 1
+        ? '1 position est enregistrée sur ce téléphone. Elle sera envoyée au retour de la connexion.'
+        : `${count} positions sont enregistrées sur ce téléphone. Elles seront envoyées au retour de la connexion.`,
+    debugTitle: 'Détails techniques',
   },
 };
 
@@ -416,6 +435,8 @@ const zh: CallerTexts = {
     invalidTitle: '此链接无效',
     invalidBody: '请确认您打开的是短信中的完整链接。',
     callForHelp: '如仍需帮助，请拨打911。',
+    queuedFixes: (count) => `已在本机保存 ${count} 个位置，连接恢复后将自动发送。`,
+    debugTitle: '技术详情',
   },
 };
 

@@ -111,6 +111,7 @@ export interface LocationFixes {
   altitude: number | null;
   caller_id: string;
   captured_at: Timestamp;
+  delay_ms: number | null;
   heading: number | null;
   latitude: number;
   longitude: number;

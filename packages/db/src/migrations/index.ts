@@ -3,6 +3,7 @@ import * as foundation from './2026-11-22T08-00_foundation';
 import * as accounts from './2026-11-23T09-00_accounts';
 import * as tracking from './2026-11-23T12-00_tracking';
 import * as callLists from './2026-11-23T13-00_call-lists';
+import * as fixDelay from './2026-11-24T16-00_fix-delay';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T09-00_accounts': accounts,
   '2026-11-23T12-00_tracking': tracking,
   '2026-11-23T13-00_call-lists': callLists,
+  '2026-11-24T16-00_fix-delay': fixDelay,
 };

@@ -14,6 +14,20 @@ export interface TrackedLocation {
   capturedFromSource: LocationSource;
   /** ISO 8601, UTC. */
   dateTimeCaptured: string;
+  /** Set when the fix reached the server late (it waited on the phone): how late, in ms. */
+  delayMs?: number;
+}
+
+/** What the caller's phone says about itself (the contract's `caller-device`). */
+export interface CallerDevice {
+  battery: { level: number; charging: boolean } | null;
+  network: { type: string | null; effectiveType: string | null } | null;
+  visibility: 'visible' | 'hidden';
+  /** ISO 8601: when the page went to the background (screen locked, another app). */
+  hiddenSince: string | null;
+  permission: 'granted' | 'denied' | 'prompt' | null;
+  /** ISO 8601. */
+  reportedAt: string;
 }
 
 /** What the SMS provider reported about the text message with the caller's link. */
@@ -88,6 +102,7 @@ export type TrackingEvent =
   | { type: 'LIVE.LOCATION'; callerId: string; location: TrackedLocation }
   | { type: 'LIVE.CALLER_CONNECTED'; callerId: string; connected: boolean }
   | { type: 'LIVE.TAB_FOCUS'; callerId: string; focused: boolean }
+  | { type: 'LIVE.DEVICE'; callerId: string; device: CallerDevice }
   | { type: 'LIVE.SHARING'; callerId: string; sharing: boolean }
   | { type: 'LIVE.SHARING_ERROR'; callerId: string; message: string }
   | { type: 'LIVE.SMS_RECEIVED'; from: string; body: string; callerId?: string }

@@ -196,11 +196,13 @@ describe('the tracking machine', () => {
 
     live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(2) });
     expect(c1()).toMatchObject({ connected: true, sharing: true, focused: true });
-    // Deduplicated by capture time: the same or an older capture is dropped.
+    // Deduplicated by capture time; an older capture that arrives late takes its place in time.
     live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(2) });
     live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(1) });
     live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(3) });
+    live({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(1) });
     expect(c1().locations.map((l) => l.dateTimeCaptured)).toEqual([
+      at(1).dateTimeCaptured,
       at(2).dateTimeCaptured,
       at(3).dateTimeCaptured,
     ]);
@@ -223,6 +225,48 @@ describe('the tracking machine', () => {
       'Caller connected',
       'Caller disconnected',
     ]);
+  });
+
+  it('draws fixes that waited on the phone in their place in time, and logs each outage once', async () => {
+    const { actor, settle, snapshot } = start({});
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    const late = (second: number, delayMs: number): TrackedLocation => ({ ...at(second), delayMs });
+    for (const location of [at(1), late(2, 30_000), late(3, 29_000), at(10), late(5, 12_000)])
+      actor.send({ type: 'LIVE.LOCATION', callerId: 'c1', location });
+    const fixes = snapshot().context.callers.c1!.locations;
+    expect(fixes.map((l) => l.dateTimeCaptured)).toEqual(
+      [1, 2, 3, 5, 10].map((second) => at(second).dateTimeCaptured),
+    );
+    expect(fixes.map((l) => l.delayMs)).toEqual([undefined, 30_000, 29_000, 12_000, undefined]);
+    // 2 and 3 are one outage (one entry); 5 came after 3, which was late too: no new entry.
+    expect(
+      messages(snapshot()).filter((message) => message.startsWith('Delayed locations')),
+    ).toHaveLength(1);
+    expect(selectLatestLocation(snapshot())?.location.dateTimeCaptured).toBe(
+      at(10).dateTimeCaptured,
+    );
+  });
+
+  it("keeps what the caller's phone last said about itself", async () => {
+    const { actor, settle, snapshot } = start({});
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    const device = {
+      battery: { level: 0.07, charging: false },
+      network: null,
+      visibility: 'hidden' as const,
+      hiddenSince: '2026-11-24T14:02:10.000Z',
+      permission: 'granted' as const,
+      reportedAt: '2026-11-24T14:03:00.000Z',
+    };
+    actor.send({ type: 'LIVE.DEVICE', callerId: 'c1', device });
+    expect(snapshot().context.callers.c1!.device).toEqual(device);
+    actor.send({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(1) });
+    expect(snapshot().context.callers.c1!.device).toEqual(device);
+    const back = { ...device, visibility: 'visible' as const, hiddenSince: null };
+    actor.send({ type: 'LIVE.DEVICE', callerId: 'c1', device: back });
+    expect(snapshot().context.callers.c1!.device).toEqual(back);
   });
 
   it('asks "Are you sure?" before ending; Cancel keeps tracking, End Tracking clears everything', async () => {

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type {
+  CallerDevice,
   CallerSmsStatus,
   LocationSource,
   ManySent,
@@ -14,15 +15,17 @@ import type {
 } from './events';
 
 /** Bump when the context's shape changes: a persisted snapshot of another version is dropped. */
-export const trackingSnapshotVersion = 2;
+export const trackingSnapshotVersion = 3;
 
 /** What the console knows about one caller (one phone) of the session. */
 export interface CallerState {
   connected: boolean;
   focused: boolean;
   sharing: boolean;
-  /** Oldest first. Each capture time appears once. */
+  /** Oldest first, by capture time (a late fix takes its place in time). Each time appears once. */
   locations: TrackedLocation[];
+  /** The phone's last report about itself (battery, network, background, permission). */
+  device?: CallerDevice;
 }
 
 export interface LogEntry {
@@ -117,6 +120,22 @@ const withCaller = (
   ...context.callers,
   [callerId]: { ...caller(context, callerId), ...change },
 });
+
+const delayedMessage = "Delayed locations received (taken while the caller's phone was offline)";
+
+const capturedAt = (location: TrackedLocation): number => Date.parse(location.dateTimeCaptured);
+
+/** Where a fix captured at `time` goes in a capture-ordered list: after every fix not newer. */
+function insertionIndex(locations: readonly TrackedLocation[], time: number): number {
+  let low = 0;
+  let high = locations.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (capturedAt(locations[middle]!) <= time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 const entry = (message: string, callerId?: string): LogEntry =>
   callerId === undefined ? { message, time: Date.now() } : { message, time: Date.now(), callerId };
@@ -220,13 +239,22 @@ export const trackingMachine = setup({
     addLocation: assign(({ context, event }) => {
       if (event.type !== 'LIVE.LOCATION') return {};
       const current = caller(context, event.callerId);
+      const locations = [...current.locations];
+      const at = insertionIndex(locations, capturedAt(event.location));
+      locations.splice(at, 0, event.location);
+      // Once per outage, not per fix: the first late fix after one that came on time.
+      const lateAfterOnTime =
+        event.location.delayMs !== undefined && locations[at - 1]?.delayMs === undefined;
       return {
+        log: lateAfterOnTime
+          ? [...context.log, entry(delayedMessage, event.callerId)]
+          : context.log,
         // SPEC.md §4: a new location sets the caller connected, sharing and focused.
         callers: withCaller(context, event.callerId, {
           connected: true,
           sharing: true,
           focused: true,
-          locations: [...current.locations, event.location],
+          locations,
         }),
       };
     }),
@@ -243,6 +271,10 @@ export const trackingMachine = setup({
           entry(event.connected ? 'Caller connected' : 'Caller disconnected', event.callerId),
         ],
       };
+    }),
+    onDevice: assign(({ context, event }) => {
+      if (event.type !== 'LIVE.DEVICE') return {};
+      return { callers: withCaller(context, event.callerId, { device: event.device }) };
     }),
     onTabFocus: assign(({ context, event }) => {
       if (event.type !== 'LIVE.TAB_FOCUS') return {};
@@ -297,12 +329,14 @@ export const trackingMachine = setup({
     /** SPEC.md §4: locations are deduplicated by capture time, per caller. */
     isNewLocation: ({ context, event }) => {
       if (event.type !== 'LIVE.LOCATION') return false;
-      // Only a fix newer than all others is ever added, so the list is in capture order and the
-      // newest is the one to beat: constant time, which matters when a rejoin replays thousands.
-      const newest = caller(context, event.callerId).locations.at(-1);
-      return (
-        !newest || Date.parse(event.location.dateTimeCaptured) > Date.parse(newest.dateTimeCaptured)
-      );
+      // The list is in capture order: a fix newer than the newest (nearly always) is new in
+      // constant time, which matters when a rejoin replays thousands; a late one is looked up.
+      const { locations } = caller(context, event.callerId);
+      const time = capturedAt(event.location);
+      const newest = locations.at(-1);
+      if (!newest || time > capturedAt(newest)) return true;
+      const at = insertionIndex(locations, time);
+      return at === 0 || capturedAt(locations[at - 1]!) !== time;
     },
   },
 }).createMachine({
@@ -362,6 +396,7 @@ export const trackingMachine = setup({
         'LIVE.LOCATION': { guard: 'isNewLocation', actions: 'addLocation' },
         'LIVE.CALLER_CONNECTED': { actions: 'onCallerConnected' },
         'LIVE.TAB_FOCUS': { actions: 'onTabFocus' },
+        'LIVE.DEVICE': { actions: 'onDevice' },
         'LIVE.SHARING': { actions: 'onSharing' },
         'LIVE.SHARING_ERROR': { actions: 'onSharingError' },
         'LIVE.SMS_RECEIVED': { actions: 'onSmsReceived' },

@@ -1,12 +1,36 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 /**
- * Serves the built web app on the API's origin. Unknown non-API GETs that accept HTML get
- * index.html, so client-side routes survive a reload. Returns that fallback, or undefined
+ * How long a browser may keep a file of the build. Vite puts only content-hashed files in
+ * assets/, so they never change under their name; HTML must be revalidated on every load so a
+ * deploy reaches callers at once (it is tiny, and the ETag makes the check a 304); public files
+ * (favicon, map tiles) keep their name across deploys, so they get an hour.
+ */
+function cacheControl(distDir: string, file: string): string {
+  // `file` may be the precompressed variant (index.html.br); the rule is the original's.
+  const name = relative(distDir, file)
+    .split(sep)
+    .join('/')
+    .replace(/\.(?:br|gz)$/, '');
+  if (name.endsWith('.html')) return 'no-cache';
+  if (name.startsWith('assets/')) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=3600';
+}
+
+/**
+ * Serves the built web app on the API's origin. The build holds a brotli and a gzip copy of
+ * each text file (web/build/precompress.ts): `preCompressed` sends the best one the client
+ * accepts, with `Vary: Accept-Encoding`, because callers on one bar of signal should not wait
+ * for bytes we could have left out. Unknown non-API GETs that accept HTML get index.html, so
+ * client-side routes survive a reload, except `/share`, the caller's page, which is its own
+ * entry (share.html) and must never load the console. Returns that fallback, or undefined
  * when there is no build (the API then runs alone).
+ *
+ * No `103 Early Hints`: Chromium honours them only over HTTP/2 and later, and this server
+ * speaks HTTP/1.1; the caller's page needs only its HTML and one script anyway.
  */
 export async function registerWebApp(
   app: FastifyInstance,
@@ -16,13 +40,21 @@ export async function registerWebApp(
     app.log.warn({ distDir }, 'no web build found; serving the API only');
     return undefined;
   }
-  await app.register(fastifyStatic, { root: distDir, wildcard: false, index: ['index.html'] });
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: ['index.html'],
+    preCompressed: true,
+    // setHeaders runs for the static routes and for sendFile below alike.
+    cacheControl: false,
+    setHeaders: (reply, file) => reply.header('cache-control', cacheControl(distDir, file)),
+  });
   return (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage =
       request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
     if (!wantsPage || path.startsWith('/api/') || path.startsWith('/admin/queues')) return false;
-    void reply.type('text/html').sendFile('index.html');
+    void reply.type('text/html').sendFile(path === '/share' ? 'share.html' : 'index.html');
     return true;
   };
 }

@@ -1,4 +1,10 @@
-import { callerClientEvents, closeCodes, Frame, type SessionEventName } from '@locus/contract';
+import {
+  callerClientEvents,
+  closeCodes,
+  Frame,
+  realtimeLimits,
+  type SessionEventName,
+} from '@locus/contract';
 import type { RawData, WebSocket } from 'ws';
 import { zodIssues } from '../../http/errors';
 import type { RealtimeContext } from './context';
@@ -114,6 +120,22 @@ export class CallerConnection {
     switch (event) {
       case 'fix':
         return this.onFix(payload);
+      case 'fixes': {
+        // The envelope only: each fix is checked (and acked, or refused) on its own.
+        const fixes = (payload as { fixes?: unknown } | null)?.fixes;
+        if (
+          !Array.isArray(fixes) ||
+          fixes.length === 0 ||
+          fixes.length > realtimeLimits.maxFixesPerFrame ||
+          Object.keys(payload as object).length !== 1
+        )
+          return this.reject(
+            'invalid-frame',
+            `fixes must be {"fixes": [1 to ${realtimeLimits.maxFixesPerFrame} fixes]}.`,
+          );
+        for (const fix of fixes) await this.onFix(fix);
+        return;
+      }
       case 'tab-focus': {
         const body = callerClientEvents['tab-focus'].safeParse(payload);
         if (!body.success)
@@ -138,6 +160,20 @@ export class CallerConnection {
         });
         return;
       }
+      case 'device': {
+        const body = callerClientEvents.device.safeParse(payload);
+        if (!body.success)
+          return this.reject('invalid-frame', 'Invalid device.', zodIssues(body.error));
+        const { hiddenForMs, ...status } = body.data;
+        const now = Date.now();
+        await this.publish('caller-device', {
+          ...status,
+          // The phone measures how long it has been hidden; the server's clock says since when.
+          hiddenSince: hiddenForMs === null ? null : new Date(now - hiddenForMs).toISOString(),
+          reportedAt: new Date(now).toISOString(),
+        });
+        return;
+      }
       default:
         return this.reject('unknown-event', `Unknown event "${event}".`);
     }
@@ -146,11 +182,19 @@ export class CallerConnection {
   private async onFix(payload: unknown): Promise<void> {
     const receivedAt = Date.now();
     const checked = checkFix(payload, receivedAt);
-    if (!checked.ok)
-      return this.reject('invalid-fix', 'The location fix is not valid.', checked.issues);
-    const { fix, location } = checked;
+    if (!checked.ok) {
+      this.reject('invalid-fix', 'The location fix is not valid.', checked.issues);
+      // Refused for good: a page that queued it (offline) must not send it again forever.
+      const named = fixName(payload);
+      if (named && !this.closed) {
+        const reason = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+        this.ws.send(frame('ack', { ...named, outcome: 'refused', reason: reason.slice(0, 200) }));
+      }
+      return;
+    }
+    const { fix, location, delayMs } = checked;
     const { sessionId, callerId } = this.grant;
-    const body = JSON.stringify(locationBody(sessionId, callerId, location));
+    const body = JSON.stringify(locationBody(sessionId, callerId, location, delayMs));
     const seq = await this.sequence('new-location-available', body, {
       key: callerId,
       capturedAt: fix.capturedAt,
@@ -172,9 +216,13 @@ export class CallerConnection {
         source: location.capturedFromSource,
         capturedAt: new Date(fix.capturedAt),
         receivedAt: new Date(receivedAt),
+        delayMs,
       });
     }
-    if (!this.closed) this.ws.send(frame('ack', { capturedAt: fix.capturedAt }));
+    if (!this.closed) {
+      const outcome = seq === 0 ? 'duplicate' : 'stored';
+      this.ws.send(frame('ack', { capturedAt: fix.capturedAt, n: fix.n, outcome }));
+    }
   }
 
   private async publish(
@@ -211,4 +259,14 @@ export class CallerConnection {
       this.publish('caller-connected', { connected: false }).then(() => undefined),
     );
   }
+}
+
+/** The page's name for a fix it sent, read from a frame that failed validation, if it has one. */
+function fixName(payload: unknown): { n?: number; capturedAt?: number } | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const { n, capturedAt } = payload as { n?: unknown; capturedAt?: unknown };
+  const named: { n?: number; capturedAt?: number } = {};
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n > 0) named.n = n;
+  if (typeof capturedAt === 'number' && Number.isFinite(capturedAt)) named.capturedAt = capturedAt;
+  return named.n === undefined && named.capturedAt === undefined ? null : named;
 }

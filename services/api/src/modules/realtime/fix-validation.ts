@@ -2,26 +2,43 @@ import { CallerFix, realtimeLimits, type Location } from '@locus/contract';
 import { zodIssues } from '../../http/errors';
 
 export type FixCheck =
-  | { ok: true; fix: CallerFix; location: Omit<Location, 'address'> & { address: null } }
+  | {
+      ok: true;
+      fix: CallerFix;
+      location: Omit<Location, 'address'> & { address: null };
+      /** How late the fix is (it waited on the phone), or null when it came as it was taken. */
+      delayMs: number | null;
+    }
   | { ok: false; issues: { path: string; message: string }[] };
 
 /**
- * A fix is stored only when every number is finite and in range, and its capture time is not
- * in the future beyond the allowed clock skew.
+ * A fix is stored only when every number is finite and in range, and its capture time is
+ * neither in the future beyond the allowed clock skew nor older than any request can be.
  */
 export function checkFix(data: unknown, now: number): FixCheck {
   const parsed = CallerFix.safeParse(data);
   if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
   const fix = parsed.data;
+  const delayMs =
+    fix.queuedMs !== undefined && fix.queuedMs >= realtimeLimits.delayedFixAfterMs
+      ? fix.queuedMs
+      : null;
   if (fix.capturedAt > now + realtimeLimits.maxClockSkewMs) {
     return {
       ok: false,
       issues: [{ path: 'capturedAt', message: 'Capture time is in the future.' }],
     };
   }
+  if (fix.capturedAt < now - realtimeLimits.maxFixAgeMs) {
+    return {
+      ok: false,
+      issues: [{ path: 'capturedAt', message: 'Capture time is too old.' }],
+    };
+  }
   return {
     ok: true,
     fix,
+    delayMs,
     location: {
       latitude: fix.latitude,
       longitude: fix.longitude,

@@ -62,8 +62,10 @@ export function locationBody(
     capturedFromSource: string;
     dateTimeCaptured: string;
   },
+  /** Only for a fix that arrived late; absent otherwise, to keep every other frame as it was. */
+  delayMs?: number | null,
 ): Record<string, unknown> {
-  return {
+  const body: Record<string, unknown> = {
     sessionId,
     callerId,
     latitude: location.latitude,
@@ -74,4 +76,6 @@ export function locationBody(
     capturedFromSource: location.capturedFromSource,
     dateTimeCaptured: location.dateTimeCaptured,
   };
+  if (delayMs !== undefined && delayMs !== null) body.delayMs = delayMs;
+  return body;
 }

@@ -28,15 +28,20 @@ export async function replaySince(
                 'new-location-available',
                 row.seq,
                 JSON.stringify(
-                  locationBody(sessionId, row.fix.callerId, {
-                    latitude: row.fix.latitude,
-                    longitude: row.fix.longitude,
-                    uncertaintyRadiusInMeters: row.fix.uncertaintyRadiusM,
-                    altitude: row.fix.altitude,
-                    address: row.fix.address,
-                    capturedFromSource: row.fix.source,
-                    dateTimeCaptured: row.fix.capturedAt.toISOString(),
-                  }),
+                  locationBody(
+                    sessionId,
+                    row.fix.callerId,
+                    {
+                      latitude: row.fix.latitude,
+                      longitude: row.fix.longitude,
+                      uncertaintyRadiusInMeters: row.fix.uncertaintyRadiusM,
+                      altitude: row.fix.altitude,
+                      address: row.fix.address,
+                      capturedFromSource: row.fix.source,
+                      dateTimeCaptured: row.fix.capturedAt.toISOString(),
+                    },
+                    row.fix.delayMs,
+                  ),
                 ),
               )
             : sequencedFrame(row.event, row.seq, row.payload);

@@ -16,6 +16,8 @@ export interface FixRow {
   source: 'TEXT_MESSAGE' | 'RAPID_SOS';
   capturedAt: Date;
   receivedAt: Date;
+  /** How long the fix waited on the phone, when it arrived late; see `realtimeLimits`. */
+  delayMs?: number | null;
 }
 
 export interface EventRow {
@@ -35,13 +37,14 @@ export async function insertFixes(db: Database, rows: FixRow[]): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     insert into location_fixes
-      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, address, source, captured_at, received_at)
+      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, address, source, captured_at, received_at, delay_ms)
     select * from unnest(
       ${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.callerId)}::uuid[],
       ${rows.map((r) => r.latitude)}::float8[], ${rows.map((r) => r.longitude)}::float8[],
       ${rows.map((r) => r.uncertaintyRadiusM)}::float8[], ${rows.map((r) => r.altitude)}::float8[],
       ${rows.map((r) => r.heading)}::float8[], ${rows.map((r) => r.speed)}::float8[], ${rows.map((r) => r.address ?? null)}::text[], ${rows.map((r) => r.source)}::text[],
-      ${rows.map((r) => r.capturedAt)}::timestamptz[], ${rows.map((r) => r.receivedAt)}::timestamptz[]
+      ${rows.map((r) => r.capturedAt)}::timestamptz[], ${rows.map((r) => r.receivedAt)}::timestamptz[],
+      ${rows.map((r) => r.delayMs ?? null)}::int[]
     )
     on conflict (session_id, seq) do nothing
   `.execute(db);
@@ -110,6 +113,7 @@ export async function persistedEvents(
       'address',
       'source',
       'captured_at',
+      'delay_ms',
     ])
     .where('session_id', '=', sessionId)
     .where('seq', '>', afterSeq)
@@ -140,6 +144,7 @@ export async function persistedEvents(
         address: row.address,
         source: row.source as FixRow['source'],
         capturedAt: row.captured_at,
+        delayMs: row.delay_ms,
       },
     })),
     ...events.map((row) => ({

@@ -1,0 +1,89 @@
+/** @jsxImportSource preact */
+import { callerTexts, type CallerLink } from '@locus/contract/caller';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { CallerFrame } from './CallerFrame';
+import { callerToken, fetchCallerLink } from './caller-link';
+import { FixQueue, forgetLink } from './fix-queue';
+import { sharingMemory } from './sharing-memory';
+import { LinkEndView, LoadFailedView, LoadingView } from './LinkEndViews';
+import { ShareFlow } from './ShareFlow';
+import { useCallerLanguage } from './useCallerLanguage';
+
+type LinkState = { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; link: CallerLink };
+
+/**
+ * `/share?token=…`, the page a caller opens from the text message (its own entry, `share.html`,
+ * with none of the console's code). No sign-in: everything it needs is the link's token. It asks
+ * for consent, then streams the phone's location.
+ */
+export function CallerApp({ search }: { search: string }) {
+  const [token] = useState(() => callerToken(new URLSearchParams(search)));
+  const [link, setLink] = useState<LinkState>({ kind: 'loading' });
+  const [queue, setQueue] = useState<FixQueue | null>(null);
+  // The socket refused the link after the page loaded: ask again what became of it.
+  const [revoked, setRevoked] = useState(false);
+
+  const load = useCallback(() => {
+    if (token === null) return;
+    setLink({ kind: 'loading' });
+    fetchCallerLink(token).then(
+      (answer) => setLink({ kind: 'loaded', link: answer }),
+      () => setLink({ kind: 'failed' }),
+    );
+  }, [token]);
+
+  useEffect(() => {
+    if (token === null) return;
+    load();
+    // Fixes an earlier page on this phone could not send: loaded while the link is asked about.
+    void FixQueue.open(token).then(setQueue);
+  }, [token, load]);
+
+  const onRevoked = useCallback(() => {
+    setRevoked(true);
+    load();
+  }, [load]);
+
+  const loaded = link.kind === 'loaded' ? link.link : null;
+  const ended = loaded !== null && loaded.status !== 'active';
+  useEffect(() => {
+    if (!ended || token === null) return;
+    forgetLink(token);
+    sharingMemory.remember(token, false);
+  }, [ended, token]);
+  const [language, setLanguage] = useCallerLanguage(loaded?.language ?? null);
+  const texts = callerTexts[language];
+  const t = texts.page;
+
+  let content;
+  if (token === null) {
+    content = <LinkEndView end="invalid" t={t} />;
+  } else if (link.kind === 'failed') {
+    content = <LoadFailedView t={t} onRetry={load} />;
+  } else if (loaded === null) {
+    content = <LoadingView t={t} />;
+  } else if (loaded.status !== 'active') {
+    content = <LinkEndView end={loaded.status} t={t} announce={revoked} />;
+  } else if (queue === null) {
+    content = <LoadingView t={t} />;
+  } else if (revoked) {
+    content = <LinkEndView end="invalid" t={t} announce />;
+  } else {
+    content = (
+      <ShareFlow
+        key={token}
+        token={token}
+        queue={queue}
+        agencyName={loaded.agencyName}
+        texts={texts}
+        onRevoked={onRevoked}
+      />
+    );
+  }
+
+  return (
+    <CallerFrame texts={texts} language={language} onLanguage={setLanguage}>
+      {content}
+    </CallerFrame>
+  );
+}

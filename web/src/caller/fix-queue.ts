@@ -1,0 +1,148 @@
+import type { CallerFix } from '@locus/contract/caller';
+
+/** A fix the server has not acknowledged yet, with the page's number for it. */
+export interface QueuedFix {
+  n: number;
+  fix: CallerFix;
+  /** When the page got it, by the phone's clock: how long it waited is sent with it. */
+  takenAt: number;
+}
+
+/** Where queued fixes outlive the page: IndexedDB, or nothing where the browser refuses it. */
+export interface FixStore {
+  load(token: string): Promise<QueuedFix[]>;
+  put(token: string, entry: QueuedFix): void;
+  /** Forgets every fix numbered up to `n`. */
+  deleteUpTo(token: string, n: number): void;
+}
+
+const DB_NAME = 'locus-caller';
+const STORE = 'fixes';
+
+// Keys sort as text: `<token>|<n, 12 digits>` keeps one link's fixes together, in order.
+const key = (token: string, n: number) => `${token}|${String(n).padStart(12, '0')}`;
+const range = (token: string, upTo?: number) =>
+  IDBKeyRange.bound(key(token, 0), upTo === undefined ? `${token}|~` : key(token, upTo));
+
+function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+/**
+ * IndexedDB, opened once. Each write is its own transaction, committed within milliseconds of
+ * the position: a reload, a crash or the system killing the tab loses nothing written.
+ */
+export function indexedDbStore(factory: IDBFactory | undefined = globalThis.indexedDB): FixStore {
+  let opened: Promise<IDBDatabase | null> | null = null;
+  const db = (): Promise<IDBDatabase | null> => {
+    opened ??= (async () => {
+      if (!factory) return null;
+      try {
+        const open = factory.open(DB_NAME, 1);
+        open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+        return await request(open);
+      } catch {
+        return null; // Private browsing may refuse storage: the queue then lives in memory only.
+      }
+    })();
+    return opened;
+  };
+  const write = (change: (store: IDBObjectStore) => void) => {
+    void db().then((database) => {
+      if (!database) return;
+      try {
+        change(database.transaction(STORE, 'readwrite').objectStore(STORE));
+      } catch {
+        // Storage full or closing: the fix is still in memory and will be sent from there.
+      }
+    });
+  };
+  return {
+    async load(token) {
+      const database = await db();
+      if (!database) return [];
+      try {
+        const store = database.transaction(STORE, 'readonly').objectStore(STORE);
+        return (await request(store.getAll(range(token)))) as QueuedFix[];
+      } catch {
+        return [];
+      }
+    },
+    put: (token, entry) => write((store) => store.put(entry, key(token, entry.n))),
+    deleteUpTo: (token, n) => write((store) => store.delete(range(token, n))),
+  };
+}
+
+/** Keeps the newest fixes when the phone has been offline for hours. */
+export const MAX_QUEUED_FIXES = 5_000;
+
+/**
+ * The caller's unacknowledged fixes, oldest first: in memory for sending, and in the store so
+ * that a reload or a killed tab sends them later, with their original capture times. Each fix
+ * gets a number (`n`); the server's `ack` names the number, and every fix up to it is forgotten.
+ */
+export class FixQueue {
+  private entries: QueuedFix[] = [];
+  private nextN = 1;
+
+  private constructor(
+    private readonly token: string,
+    private readonly store: FixStore,
+  ) {}
+
+  /** The queue of one link, with whatever an earlier page on this phone left unsent. */
+  static async open(token: string, store: FixStore = indexedDbStore()): Promise<FixQueue> {
+    const queue = new FixQueue(token, store);
+    const saved = await store.load(token);
+    queue.entries = saved.sort((a, b) => a.n - b.n);
+    queue.nextN = (queue.entries.at(-1)?.n ?? 0) + 1;
+    return queue;
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The newest capture time queued, so that a new watch does not repeat an older position. */
+  get newestCapturedAt(): number {
+    return this.entries.at(-1)?.fix.capturedAt ?? 0;
+  }
+
+  add(fix: CallerFix, takenAt = Date.now()): QueuedFix {
+    const entry: QueuedFix = { n: this.nextN, fix: { ...fix, n: this.nextN }, takenAt };
+    this.nextN += 1;
+    this.entries.push(entry);
+    this.store.put(this.token, entry);
+    if (this.entries.length > MAX_QUEUED_FIXES) {
+      const dropped = this.entries.shift()!;
+      this.store.deleteUpTo(this.token, dropped.n);
+    }
+    return entry;
+  }
+
+  /** Fixes after `afterN`, oldest first, at most `limit`. */
+  after(afterN: number, limit: number): QueuedFix[] {
+    const out: QueuedFix[] = [];
+    for (const entry of this.entries) {
+      if (entry.n <= afterN) continue;
+      out.push(entry);
+      if (out.length === limit) break;
+    }
+    return out;
+  }
+
+  /** The server dealt with fix `n` and, frames being handled in order, with every one before. */
+  ackUpTo(n: number): void {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((entry) => entry.n > n);
+    if (this.entries.length !== before) this.store.deleteUpTo(this.token, n);
+  }
+}
+
+/** The link no longer works: nothing of it stays on the caller's phone. */
+export function forgetLink(token: string, store: FixStore = indexedDbStore()): void {
+  store.deleteUpTo(token, Number.MAX_SAFE_INTEGER);
+}
