@@ -1,17 +1,24 @@
 // `npm run bench` (through infra's CLI, with DATABASE_URL and REDIS_URL set) runs this.
 //   --quick            a smoke run with small numbers, about a minute
 //   --only a,b         only these pipelines: locus, reference, peer
+//   --only caller-page the caller page in a throttled Chromium (see caller-page/main.ts)
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { WireName } from './generator/messages';
+import { isCallerPageRun, runCallerPage } from './caller-page/main';
 import { runsDir } from './paths';
 import { pipelines } from './pipelines';
 import { planFor } from './plan';
 import { buildReport, toMarkdown, writeReport } from './report';
 import { benchPipeline, type PipelineResult } from './scenario';
 import { killAllInstances } from './servers';
+
+// `--only caller-page` is a bench of its own (a throttled Chromium against the caller's page):
+// bench/src/caller-page/, with its own options.
+if (isCallerPageRun(process.argv.slice(2)))
+  process.exit(await runCallerPage(process.argv.slice(2)));
 
 const { values } = parseArgs({
   options: {

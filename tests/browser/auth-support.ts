@@ -30,12 +30,14 @@ export interface AuthEnvironment {
  */
 async function snapshotWebDist(): Promise<{ dir: string; remove(): void }> {
   const source = testEnvironment.webDist();
-  const complete = (root: string) => {
-    const index = join(root, 'index.html');
-    if (!existsSync(index)) return false;
-    const assets = [...readFileSync(index, 'utf8').matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)];
-    return assets.length > 0 && assets.every(([, asset]) => existsSync(join(root, asset!)));
-  };
+  // Both pages: the console's (index.html) and the caller's (share.html, built right after it).
+  const complete = (root: string) =>
+    ['index.html', 'share.html'].every((page) => {
+      const path = join(root, page);
+      if (!existsSync(path)) return false;
+      const assets = [...readFileSync(path, 'utf8').matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)];
+      return assets.length > 0 && assets.every(([, asset]) => existsSync(join(root, asset!)));
+    });
   const dir = mkdtempSync(join(tmpdir(), 'locus-web-'));
   for (let attempt = 0; attempt < 600; attempt += 1) {
     if (complete(source)) {

@@ -3,12 +3,16 @@ import { realtimeLimits } from '@locus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, testRedisPrefix, type TestApi } from '../support/api';
 import { freshDatabase, type TestDatabase } from '../support/database';
-import { fixAt, TestSocket } from '../support/sockets';
+import { fixAt as anyFixAt, TestSocket } from '../support/sockets';
 
 // What a caller's page relies on when its network comes back: fixes it took offline go out in
 // batches with their original capture times and how long they waited; each is acked by the
 // page's own number (stored, a duplicate, or refused for good), stored once, and reaches the
 // dispatcher marked late. And what the phone says about itself reaches the dispatcher.
+
+/** The support helper's fix, with the fields this file reads named. */
+const fixAt = (base: number, index: number) =>
+  anyFixAt(base, index) as ReturnType<typeof anyFixAt> & { capturedAt: number; latitude: number };
 
 let database: TestDatabase;
 let api: TestApi;

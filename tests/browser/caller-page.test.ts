@@ -1,0 +1,296 @@
+import { callerTexts, smsLanguages, type SmsLanguage } from '@locus/contract';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TestSocket } from '../support/sockets';
+import { apiSignIn, startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { trackingHelpers } from './tracking-support';
+
+// The caller's page as a caller lives it: its own small entry (share.html), in their language;
+// a network that drops while they move, and a page reloaded while it is down, lose nothing; and
+// the dispatcher learns what the phone says about itself (battery, page in the background).
+
+let env: AuthEnvironment;
+
+beforeAll(async () => {
+  env = await startAuthEnvironment();
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+const { waitForSms, callerLinkIn, dispatcherPage, callerPhone, endActiveSessions } =
+  trackingHelpers(() => env);
+
+afterEach(() => endActiveSessions());
+
+const dispatcherEmail = 'dispatcher@demo-county.test';
+
+async function authHeaders() {
+  const { token } = await apiSignIn(env.api.url, dispatcherEmail);
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+}
+
+/** A session texted in `language` through the API, and a dispatcher socket joined to it. */
+async function textedSession(number: string, language: SmsLanguage) {
+  const headers = await authHeaders();
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${env.api.url}${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    expect(response.status, path).toBe(200);
+    return (await response.json()) as Record<string, string>;
+  };
+  const stream = await post('/api/v1/location/start-stream', { phoneNumber: number });
+  await post('/api/v1/location/request-text-message-location', {
+    connectionRequestUuid: stream.uuid,
+    language,
+  });
+  const dispatcher = await joinedDispatcher(stream.token!, stream.uuid!);
+  const link = callerLinkIn(await waitForSms(number));
+  const end = () => post(`/api/v1/location/set-date-time-completed/${stream.uuid}`, {});
+  return { sessionId: stream.uuid!, dispatcher, link, end };
+}
+
+async function joinedDispatcher(token: string, sessionId: string): Promise<TestSocket> {
+  const socket = await TestSocket.open(`${env.api.wsUrl}/api/v1/socket?token=${token}`);
+  socket.send('join', { sessionId });
+  await socket.event('joined');
+  return socket;
+}
+
+/** Every script the page asked for, by path. */
+function scriptRequests(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  return scripts;
+}
+
+describe("the caller's page", () => {
+  it.each(smsLanguages)(
+    '%s: from its own entry, consent first, then sharing, until the dispatcher ends it',
+    async (language) => {
+      const number = `+1202555017${smsLanguages.indexOf(language)}`;
+      const t = callerTexts[language].page;
+      const session = await textedSession(number, language);
+      const caller = await callerPhone({ grant: true, latitude: 40.7128, longitude: -74.006 });
+      const scripts = scriptRequests(caller.page);
+
+      await caller.page.goto(session.link);
+      await caller.page.getByText(t.requestFrom('Demo County 911')).waitFor();
+      expect(await caller.page.getAttribute('html', 'lang')).toBe(callerTexts[language].locale);
+      expect(await caller.page.title()).toBe(t.documentTitle);
+      // One script, the caller's own: none of the console's code.
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toMatch(/^\/assets\/share-[\w-]+\.js$/);
+      // Nothing leaves the phone before the tap.
+      expect(session.dispatcher.of('new-location-available')).toHaveLength(0);
+
+      await caller.page.getByRole('button', { name: t.shareButton }).click();
+      await caller.page.getByText(t.sharingTitle).first().waitFor();
+      const fix = await session.dispatcher.event('new-location-available');
+      expect(fix.data).toMatchObject({ latitude: 40.7128, longitude: -74.006 });
+      await caller.page.getByText(t.connected, { exact: true }).waitFor();
+
+      await session.end();
+      await caller.page.getByText(t.endedTitle).waitFor();
+      await caller.page.getByText(t.callForHelp).waitFor();
+      await session.dispatcher.close();
+      await caller.context.close();
+    },
+  );
+
+  it('shows a link that does not work (malformed, unknown) without naming any agency', async () => {
+    const caller = await callerPhone();
+    const en = callerTexts.en.page;
+    for (const query of ['', '?token=short', `?token=${'A'.repeat(43)}`]) {
+      await caller.page.goto(`${env.api.url}/share${query}`);
+      await caller.page.getByText(en.invalidTitle).waitFor();
+      expect(await caller.page.locator('body').innerText()).not.toContain('Demo County');
+      expect(await caller.page.getByRole('button', { name: en.shareButton }).count()).toBe(0);
+    }
+    await caller.context.close();
+  });
+});
+
+/** Records, in the phone's local storage, every position the browser hands the page. */
+async function recordPositions(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const geolocation = navigator.geolocation;
+    const watch = geolocation.watchPosition.bind(geolocation);
+    geolocation.watchPosition = (success, error, options) =>
+      watch(
+        (position) => {
+          const taken = JSON.parse(localStorage.getItem('test.taken') ?? '[]') as number[];
+          taken.push(Math.round(position.timestamp));
+          localStorage.setItem('test.taken', JSON.stringify(taken));
+          success(position);
+        },
+        error,
+        options,
+      );
+  });
+}
+
+/** Distinct positions the pages of this phone were given, in order. */
+async function positionsTaken(page: Page): Promise<number[]> {
+  const taken = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('test.taken') ?? '[]') as number[],
+  );
+  return [...new Set(taken)].sort((a, b) => a - b);
+}
+
+describe('when the network fails', () => {
+  it('a caller whose network drops for 20 s while moving, and whose page is reloaded while it is down, delivers every fix taken, in order, exactly once', async () => {
+    const number = '+12025550181';
+    const en = callerTexts.en.page;
+    const session = await textedSession(number, 'en');
+    const dashboard = await dispatcherPage();
+    await dashboard.page.getByRole('banner').getByText(`Locating ${number}`).waitFor();
+    const caller = await callerPhone({ grant: true });
+    await recordPositions(caller.context);
+
+    let step = 0;
+    const move = () => {
+      step += 1;
+      return caller.context.setGeolocation({
+        latitude: 38.8977 + step * 0.0002,
+        longitude: -77.0365 + step * 0.0002,
+        accuracy: 8,
+      });
+    };
+    /** Moves once a second for `seconds` (the pace of the walk, not a wait for anything). */
+    const walk = async (seconds: number) => {
+      for (let i = 0; i < seconds; i += 1) {
+        await move();
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    };
+
+    await caller.page.goto(session.link);
+    await caller.page.getByRole('button', { name: en.shareButton }).click();
+    await session.dispatcher.event('new-location-available');
+    await walk(3);
+
+    // The network drops: the page keeps taking positions and says it keeps them.
+    const wentOffline = Date.now();
+    await caller.context.setOffline(true);
+    await caller.page.getByText(en.reconnecting).waitFor();
+    await walk(10);
+    const keptBeforeReload = (await positionsTaken(caller.page)).filter((t) => t >= wentOffline);
+    expect(keptBeforeReload.length).toBeGreaterThanOrEqual(5);
+    await caller.page.getByText(en.queuedFixes(keptBeforeReload.length)).waitFor();
+
+    // Reloaded while the network is down: the page is gone, and the phone's browser shows its
+    // own error page. (Chromium's offline emulation keeps the old document alive through a
+    // failed reload, and lets its sockets through; a closed tab and a new one loading the link
+    // is what a phone really does.)
+    await caller.page.close();
+    const page = await caller.context.newPage();
+    await expect(page.goto(session.link)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+    await walk(10);
+    await caller.context.setOffline(false);
+
+    // The caller reloads once the network is back: the page goes on sharing without asking
+    // again, and sends what the earlier page kept first.
+    await page.goto(session.link);
+    await page.getByText(en.sharingTitle).first().waitFor();
+    await walk(2);
+    const taken = await positionsTaken(page);
+    const toCapture = (ms: number) => new Date(ms).toISOString();
+    await expect
+      .poll(() => session.dispatcher.countOf('new-location-available'), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(taken.length);
+
+    const live = session.dispatcher.of('new-location-available');
+    expect(live.map((frame) => frame.data.dateTimeCaptured)).toEqual(taken.map(toCapture));
+    const seqs = live.map((frame) => frame.data.seq!);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    // Each fix taken offline is marked as late; the others are not.
+    for (const frame of live) {
+      const capturedAt = Date.parse(String(frame.data.dateTimeCaptured));
+      const offline = keptBeforeReload.includes(capturedAt);
+      expect(frame.data.delayMs !== undefined, String(frame.data.dateTimeCaptured)).toBe(offline);
+      if (offline) expect(frame.data.delayMs).toBeGreaterThanOrEqual(10_000);
+    }
+
+    // Stored once each, in order.
+    await env.api.app.locus.writer.flush();
+    const stored = await env.database.db
+      .selectFrom('location_fixes')
+      .select(['seq', 'captured_at'])
+      .where('session_id', '=', session.sessionId)
+      .orderBy('seq')
+      .execute();
+    expect(stored.map((row) => row.captured_at.toISOString())).toEqual(taken.map(toCapture));
+
+    // The dispatcher's console has them all, and says some came late.
+    await expect
+      .poll(() => dashboard.page.getByTestId('fix-count').innerText(), { timeout: 10_000 })
+      .toBe(`${taken.length} fixes`);
+    await dashboard.page
+      .getByRole('region', { name: 'Log' })
+      .getByText(/Delayed locations received/)
+      .waitFor();
+
+    await session.dispatcher.close();
+    await caller.context.close();
+    await dashboard.context.close();
+  }, 120_000);
+});
+
+describe("the caller's phone, as the dispatcher sees it", () => {
+  it('battery level and the page going to the background reach the dashboard', async () => {
+    const number = '+12025550182';
+    const en = callerTexts.en.page;
+    const session = await textedSession(number, 'en');
+    const dashboard = await dispatcherPage();
+    await dashboard.page.getByRole('banner').getByText(`Locating ${number}`).waitFor();
+
+    const caller = await callerPhone({ grant: true });
+    // The phone's battery (Chromium has the API, but this machine has no battery to report).
+    await caller.context.addInitScript(() => {
+      const battery = Object.assign(new EventTarget(), { level: 0.07, charging: false });
+      Object.assign(window, { testBattery: battery });
+      Object.defineProperty(navigator, 'getBattery', { value: () => Promise.resolve(battery) });
+    });
+    await caller.page.goto(session.link);
+    await caller.page.getByRole('button', { name: en.shareButton }).click();
+    await caller.page.getByText(en.sharingTitle).first().waitFor();
+
+    const phone = dashboard.page.getByRole('region', { name: "Caller's phone" });
+    await phone.getByText('Battery 7 %').waitFor();
+    await phone.getByText('Page open on screen').waitFor();
+
+    // The caller switches to another app. (Headless Chromium never hides a page, so the test
+    // plays the browser's part: the page becomes hidden and is told so.)
+    const hiddenAt = new Date();
+    await caller.page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, value: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const since = await phone.getByText(/^Page in background since \d\d:\d\d:\d\d$/).innerText();
+    const [hours, minutes, seconds] = since.slice(-8).split(':').map(Number);
+    const shown = new Date(hiddenAt);
+    shown.setHours(hours!, minutes!, seconds!);
+    expect(Math.abs(shown.getTime() - hiddenAt.getTime())).toBeLessThan(5_000);
+
+    // The battery runs down further.
+    await caller.page.evaluate(() => {
+      const battery = (window as unknown as { testBattery: EventTarget & { level: number } })
+        .testBattery;
+      battery.level = 0.05;
+      battery.dispatchEvent(new Event('levelchange'));
+    });
+    await phone.getByText('Battery 5 %').waitFor();
+
+    await session.dispatcher.close();
+    await caller.context.close();
+    await dashboard.context.close();
+  });
+});
