@@ -79,14 +79,20 @@ describe("the caller's page", () => {
       const session = await textedSession(number, language);
       const caller = await callerPhone({ grant: true, latitude: 40.7128, longitude: -74.006 });
       const scripts = scriptRequests(caller.page);
+      const linkLookups: string[] = [];
+      caller.page.on('request', (request) => {
+        if (request.url().includes('/api/v1/caller/link')) linkLookups.push(request.url());
+      });
 
       await caller.page.goto(session.link);
       await caller.page.getByText(t.requestFrom('Demo County 911')).waitFor();
       expect(await caller.page.getAttribute('html', 'lang')).toBe(callerTexts[language].locale);
       expect(await caller.page.title()).toBe(t.documentTitle);
-      // One script, the caller's own: none of the console's code.
+      // One script, the caller's own: none of the console's code. The link was asked about
+      // once: the page's fetch took the answer the server had the browser preload.
       expect(scripts).toHaveLength(1);
       expect(scripts[0]).toMatch(/^\/assets\/share-[\w-]+\.js$/);
+      expect(linkLookups).toHaveLength(1);
       // Nothing leaves the phone before the tap.
       expect(session.dispatcher.of('new-location-available')).toHaveLength(0);
 

@@ -152,6 +152,17 @@ describe('HTML', () => {
     expect(html).not.toContain(mainScript);
   });
 
+  it("announces the caller's link lookup with the page, for a token that could be one", async () => {
+    const token = 'A'.repeat(43);
+    const response = await get(`/share?token=${token}`, page);
+    expect(response.headers['link']).toBe(
+      `</api/v1/caller/link?token=${token}>; rel=preload; as=fetch; crossorigin=anonymous`,
+    );
+    for (const path of ['/share?token=x', '/share', `/share?token=${token}%3E%3Bx`]) {
+      expect((await get(path, page)).headers['link'], path).toBeUndefined();
+    }
+  });
+
   it("serves the console's entry for its client-side routes", async () => {
     const response = await get('/dashboard', { accept: 'text/html', 'accept-encoding': 'gzip' });
     expect(response.headers['content-encoding']).toBe('gzip');

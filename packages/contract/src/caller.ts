@@ -5,6 +5,7 @@
  */
 export { callerTexts, callerLanguageFromAcceptLanguage } from './i18n/caller-texts';
 export type { CallerPageTexts, CallerTexts, PermissionSteps } from './i18n/caller-texts';
+export { callerLinkPath, callerLinkTokenPattern } from './caller-link';
 export { smsLanguages, type SmsLanguageCode as SmsLanguage } from './languages';
 export { closeCodes, realtimeLimits, realtimePaths } from './socket-constants';
 export type { CallerClientFrame, CallerServerFrame } from './realtime';

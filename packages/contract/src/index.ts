@@ -8,3 +8,4 @@ export * from './accounts';
 export * from './tracking';
 export * from './call-lists';
 export * from './i18n/caller-texts';
+export * from './caller-link';

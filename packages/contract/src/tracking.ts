@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { ErrorBody } from './errors';
+import { callerLinkPath } from './caller-link';
 import { smsLanguages, type SmsLanguageCode } from './languages';
 import { Location, LocationSource } from './location';
 
@@ -214,7 +215,7 @@ export const trackingContract = c.router(
     },
     callerLink: {
       method: 'GET',
-      path: '/api/v1/caller/link',
+      path: callerLinkPath,
       summary: "The caller's page: who asks, in which language, or why the link no longer works",
       query: z.object({ token: z.string().max(64) }),
       responses: { 200: CallerLink, 400: ErrorBody, 429: ErrorBody },

@@ -19,7 +19,8 @@ type LinkState = { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; li
 export function CallerApp({ search }: { search: string }) {
   const [token] = useState(() => callerToken(new URLSearchParams(search)));
   const [link, setLink] = useState<LinkState>({ kind: 'loading' });
-  const [queue, setQueue] = useState<FixQueue | null>(null);
+  // Fixes an earlier page on this phone could not send: loaded while the link is asked about.
+  const [queue] = useState(() => (token === null ? null : FixQueue.open(token)));
   // The socket refused the link after the page loaded: ask again what became of it.
   const [revoked, setRevoked] = useState(false);
 
@@ -35,8 +36,6 @@ export function CallerApp({ search }: { search: string }) {
   useEffect(() => {
     if (token === null) return;
     load();
-    // Fixes an earlier page on this phone could not send: loaded while the link is asked about.
-    void FixQueue.open(token).then(setQueue);
   }, [token, load]);
 
   const onRevoked = useCallback(() => {

@@ -1,12 +1,15 @@
-import { smsLanguages, type CallerLink, type SmsLanguage } from '@locus/contract/caller';
-
-/** A caller link's token: 256 random bits, base64url. Anything else is not worth asking about. */
-export const callerTokenPattern = /^[A-Za-z0-9_-]{43}$/;
+import {
+  callerLinkPath,
+  callerLinkTokenPattern,
+  smsLanguages,
+  type CallerLink,
+  type SmsLanguage,
+} from '@locus/contract/caller';
 
 /** The token of `/share?token=…`, or null when there is none that could be valid. */
 export function callerToken(search: URLSearchParams): string | null {
   const token = search.get('token');
-  return token !== null && callerTokenPattern.test(token) ? token : null;
+  return token !== null && callerLinkTokenPattern.test(token) ? token : null;
 }
 
 /** The page for a link that no longer works (a refused socket with a link still "active" included). */
@@ -43,10 +46,9 @@ export function parseCallerLink(body: unknown): CallerLink | null {
  * it no longer works. Reading it never consumes the link, and needs no dispatcher session.
  */
 export async function fetchCallerLink(token: string): Promise<CallerLink> {
-  const response = await fetch(`/api/v1/caller/link?token=${encodeURIComponent(token)}`, {
-    headers: { accept: 'application/json' },
-    cache: 'no-store',
-  });
+  // Exactly the URL and mode of the preload the server announced with the page (`Link`
+  // header, see web-app.ts): the answer is usually here before this script has even run.
+  const response = await fetch(`${callerLinkPath}?token=${encodeURIComponent(token)}`);
   const link = response.ok ? parseCallerLink(await response.json()) : null;
   if (!link) throw new Error(`caller link: HTTP ${response.status}`);
   return link;

@@ -128,6 +128,11 @@ export class CallerSocket {
     if (this.ws) this.drop();
   }
 
+  /** Sends what the queue holds, if the socket can (the queue has just loaded a reload's fixes). */
+  flushQueued(): void {
+    this.flush();
+  }
+
   /** Queues a new fix and sends it if the socket can. */
   sendFix(fix: CallerFix): void {
     this.queue.add(fix);

@@ -26,7 +26,8 @@ const fix = (second: number) => ({
 describe('the caller page’s fix queue', () => {
   it('numbers fixes, forgets them up to an ack, and hands the rest to the next page of the link', async () => {
     const store = memoryStore();
-    const first = await FixQueue.open('link-a', store);
+    const first = FixQueue.open('link-a', store);
+    await first.ready;
     for (let second = 0; second < 5; second += 1) first.add(fix(second), 1000 + second);
     expect(first.after(0, 10).map((entry) => entry.n)).toEqual([1, 2, 3, 4, 5]);
     expect(first.after(2, 2).map((entry) => entry.fix.n)).toEqual([3, 4]);
@@ -34,21 +35,28 @@ describe('the caller page’s fix queue', () => {
     expect(first.size).toBe(3);
 
     // The page reloads: the next one starts from what was not acked, and numbers on from there.
-    const second = await FixQueue.open('link-a', store);
-    expect(second.after(0, 10).map((entry) => entry.n)).toEqual([3, 4, 5]);
-    expect(second.newestCapturedAt).toBe(fix(4).capturedAt);
-    expect(second.add(fix(9)).n).toBe(6);
+    // A fix it takes before storage answers is numbered after them, and nothing is sent before.
+    const second = FixQueue.open('link-a', store);
+    second.add(fix(9));
+    expect(second.after(0, 10)).toEqual([]);
+    expect(second.size).toBe(1);
+    await second.ready;
+    expect(second.after(0, 10).map((entry) => entry.n)).toEqual([3, 4, 5, 6]);
+    expect(second.newestCapturedAt).toBe(fix(9).capturedAt);
     second.ackUpTo(6);
     expect(second.size).toBe(0);
     expect(store.rows.get('link-a')).toEqual([]);
 
     // Another link's queue is its own.
-    expect((await FixQueue.open('link-b', store)).size).toBe(0);
+    const other = FixQueue.open('link-b', store);
+    await other.ready;
+    expect(other.size).toBe(0);
   });
 
   it('keeps the newest fixes when the phone has been offline for hours', async () => {
     const store = memoryStore();
-    const queue = await FixQueue.open('link-a', store);
+    const queue = FixQueue.open('link-a', store);
+    await queue.ready;
     for (let i = 0; i < MAX_QUEUED_FIXES + 3; i += 1) queue.add(fix(i % 60));
     expect(queue.size).toBe(MAX_QUEUED_FIXES);
     expect(queue.after(0, 1)[0]!.n).toBe(4);

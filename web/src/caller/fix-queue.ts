@@ -83,35 +83,51 @@ export const MAX_QUEUED_FIXES = 5_000;
  * The caller's unacknowledged fixes, oldest first: in memory for sending, and in the store so
  * that a reload or a killed tab sends them later, with their original capture times. Each fix
  * gets a number (`n`); the server's `ack` names the number, and every fix up to it is forgotten.
+ * The queue is usable at once: what an earlier page left is loaded in the background (`ready`),
+ * so the caller never waits for storage, and nothing is sent before it is loaded (the earlier
+ * page's fixes are older and go first).
  */
 export class FixQueue {
   private entries: QueuedFix[] = [];
+  /** Fixes taken before the store answered; numbered once it has. */
+  private early: { fix: CallerFix; takenAt: number }[] = [];
   private nextN = 1;
+  private loaded = false;
+  readonly ready: Promise<void>;
 
   private constructor(
     private readonly token: string,
     private readonly store: FixStore,
-  ) {}
+  ) {
+    this.ready = store.load(token).then(
+      (saved) => this.onLoaded(saved),
+      () => this.onLoaded([]),
+    );
+  }
 
   /** The queue of one link, with whatever an earlier page on this phone left unsent. */
-  static async open(token: string, store: FixStore = indexedDbStore()): Promise<FixQueue> {
-    const queue = new FixQueue(token, store);
-    const saved = await store.load(token);
-    queue.entries = saved.sort((a, b) => a.n - b.n);
-    queue.nextN = (queue.entries.at(-1)?.n ?? 0) + 1;
-    return queue;
+  static open(token: string, store: FixStore = indexedDbStore()): FixQueue {
+    return new FixQueue(token, store);
+  }
+
+  get isReady(): boolean {
+    return this.loaded;
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.length + this.early.length;
   }
 
   /** The newest capture time queued, so that a new watch does not repeat an older position. */
   get newestCapturedAt(): number {
-    return this.entries.at(-1)?.fix.capturedAt ?? 0;
+    return (this.early.at(-1) ?? this.entries.at(-1))?.fix.capturedAt ?? 0;
   }
 
-  add(fix: CallerFix, takenAt = Date.now()): QueuedFix {
+  add(fix: CallerFix, takenAt = Date.now()): void {
+    if (!this.loaded) {
+      this.early.push({ fix, takenAt });
+      return;
+    }
     const entry: QueuedFix = { n: this.nextN, fix: { ...fix, n: this.nextN }, takenAt };
     this.nextN += 1;
     this.entries.push(entry);
@@ -120,10 +136,9 @@ export class FixQueue {
       const dropped = this.entries.shift()!;
       this.store.deleteUpTo(this.token, dropped.n);
     }
-    return entry;
   }
 
-  /** Fixes after `afterN`, oldest first, at most `limit`. */
+  /** Fixes after `afterN`, oldest first, at most `limit` (none before the store answered). */
   after(afterN: number, limit: number): QueuedFix[] {
     const out: QueuedFix[] = [];
     for (const entry of this.entries) {
@@ -139,6 +154,15 @@ export class FixQueue {
     const before = this.entries.length;
     this.entries = this.entries.filter((entry) => entry.n > n);
     if (this.entries.length !== before) this.store.deleteUpTo(this.token, n);
+  }
+
+  private onLoaded(saved: QueuedFix[]): void {
+    this.entries = saved.sort((a, b) => a.n - b.n);
+    this.nextN = (this.entries.at(-1)?.n ?? 0) + 1;
+    this.loaded = true;
+    const early = this.early;
+    this.early = [];
+    for (const { fix, takenAt } of early) this.add(fix, takenAt);
   }
 }
 

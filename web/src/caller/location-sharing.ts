@@ -89,11 +89,19 @@ export class LocationSharing {
    */
   readonly resume = (): void => {
     if (sharingMemory.wasSharing(this.token)) this.start();
-    else if (this.queue.size > 0) {
-      this.listen();
-      this.openSocket();
-    }
+    void this.queue.ready.then(() => {
+      this.update({ queued: this.queue.size });
+      if (this.socket) this.socket.flushQueued();
+      else if (this.queue.size > 0 && !this.isOver()) {
+        this.listen();
+        this.openSocket();
+      }
+    });
   };
+
+  private isOver(): boolean {
+    return this.state.phase === 'ended' || this.state.phase === 'revoked';
+  }
 
   readonly getState = (): SharingState => this.state;
 
