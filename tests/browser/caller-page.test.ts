@@ -249,6 +249,68 @@ describe('when the network fails', () => {
   }, 120_000);
 });
 
+describe('a position the server will never take', () => {
+  it('is dropped with a note on the page, and never sent again', async () => {
+    const number = '+12025550183';
+    const en = callerTexts.en.page;
+    const session = await textedSession(number, 'en');
+    const caller = await callerPhone({ grant: true });
+    const token = new URL(session.link).searchParams.get('token')!;
+
+    // A phone that kept a position for two days (the page was left queued, offline).
+    await caller.page.goto(`${env.api.url}/share`);
+    const twoDaysAgo = Date.now() - 2 * 24 * 3_600_000;
+    await caller.page.evaluate(
+      ({ token, capturedAt }) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('locus-caller', 1);
+          open.onupgradeneeded = () => open.result.createObjectStore('fixes');
+          open.onsuccess = () => {
+            const tx = open.result.transaction('fixes', 'readwrite');
+            const fix = { latitude: 38.9, longitude: -77.03, accuracy: 9, capturedAt, n: 1 };
+            tx.objectStore('fixes').put(
+              { n: 1, fix, takenAt: capturedAt },
+              `${token}|000000000001`,
+            );
+            tx.oncomplete = () => resolve();
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      { token, capturedAt: twoDaysAgo },
+    );
+
+    // The page sends what it kept as soon as it opens; the server refuses it for good.
+    await caller.page.goto(session.link);
+    await caller.page.getByText(en.requestFrom('Demo County 911')).waitFor();
+    await caller.page.getByText(en.debugTitle).click();
+    await caller.page
+      .getByText(/refused by the server and dropped: capturedAt: Capture time is too old/)
+      .waitFor();
+    await caller.page.getByText('queued: 0').waitFor();
+    const left = await caller.page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('locus-caller', 1);
+          open.onsuccess = () => {
+            const count = open.result.transaction('fixes').objectStore('fixes').count();
+            count.onsuccess = () => resolve(count.result);
+          };
+        }),
+    );
+    expect(left).toBe(0);
+    expect(session.dispatcher.of('new-location-available')).toHaveLength(0);
+    await env.api.app.locus.writer.flush();
+    const stored = await env.database.db
+      .selectFrom('location_fixes')
+      .select('seq')
+      .where('session_id', '=', session.sessionId)
+      .execute();
+    expect(stored).toHaveLength(0);
+    await session.dispatcher.close();
+    await caller.context.close();
+  });
+});
+
 describe("the caller's phone, as the dispatcher sees it", () => {
   it('battery level and the page going to the background reach the dashboard', async () => {
     const number = '+12025550182';
