@@ -284,7 +284,9 @@ describe('a position the server will never take', () => {
     await caller.page.getByText(en.requestFrom('Demo County 911')).waitFor();
     await caller.page.getByText(en.debugTitle).click();
     await caller.page
-      .getByText(/refused by the server and dropped: capturedAt: Capture time is too old/)
+      .getByText(
+        /refused by the server and dropped: queuedMs: The fix waited on the phone too long/,
+      )
       .waitFor();
     await caller.page.getByText('queued: 0').waitFor();
     const left = await caller.page.evaluate(

@@ -204,19 +204,33 @@ describe('tokens', () => {
 });
 
 describe('a flood from one caller', () => {
-  it('is cut off with rate-limited errors beyond the burst, while accepted fixes still arrive', async () => {
+  it('is cut off beyond the burst: the socket closes (1013) and no later fix is taken, while accepted fixes still arrive', async () => {
     const session = await newSession();
     const { dispatcher, caller } = await pair(session);
     const base = Date.now() - 600_000;
     const sent = 200;
     for (let index = 0; index < sent; index += 1) caller.send('fix', fixAt(base, index));
-    const acks = await caller.count('ack', 1);
-    await caller.next(() => caller.countOf('ack') + caller.countOf('error') >= sent);
-    const limited = caller.of('error').filter((frame) => frame.data.error === 'rate-limited');
-    expect(limited.length).toBeGreaterThan(0);
+    expect(await caller.closed()).toBe(closeCodes.tryAgainLater);
+    const acks = caller.of('ack');
+    expect(caller.of('error').map((frame) => frame.data.error)).toEqual(['rate-limited']);
+    expect(acks.length).toBeGreaterThan(0);
     expect(acks.length).toBeLessThan(sent);
-    const delivered = await dispatcher.count('new-location-available', caller.of('ack').length);
-    expect(delivered).toHaveLength(caller.of('ack').length);
+    // Exactly the fixes before the first one turned away: none after it overtook it.
+    expect(acks.map((ack) => ack.data.capturedAt)).toEqual(
+      acks.map((_, index) => fixAt(base, index).capturedAt),
+    );
+    const delivered = await dispatcher.count('new-location-available', acks.length);
+    expect(delivered).toHaveLength(acks.length);
+    await dispatcher.close();
+  });
+
+  it('is still turned away with an error, socket open, for events that are not fixes', async () => {
+    const session = await newSession();
+    const { dispatcher, caller } = await pair(session);
+    for (let index = 0; index < 100; index += 1) caller.send('tab-focus', { focused: true });
+    await caller.next(() => caller.countOf('error') > 0);
+    expect(caller.of('error')[0]!.data.error).toBe('rate-limited');
+    expect(caller.closeCode).toBeUndefined();
     await caller.close();
     await dispatcher.close();
   });

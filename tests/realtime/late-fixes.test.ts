@@ -1,5 +1,5 @@
 import { openSession, type OpenedSession } from '@locus/api';
-import { realtimeLimits } from '@locus/contract';
+import { closeCodes, realtimeLimits } from '@locus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, testRedisPrefix, type TestApi } from '../support/api';
 import { freshDatabase, type TestDatabase } from '../support/database';
@@ -123,7 +123,11 @@ describe('fixes that waited on the phone', () => {
     const session = await newSession();
     const { dispatcher, caller } = await pair(session);
     const now = Date.now();
-    const tooOld = { ...fixAt(now - realtimeLimits.maxFixAgeMs - 60_000, 0), n: 1 };
+    const tooOld = {
+      ...fixAt(now - 60_000, 0),
+      n: 1,
+      queuedMs: realtimeLimits.maxFixAgeMs + 1,
+    };
     const outOfRange = { ...fixAt(now - 5000, 1), latitude: 123, n: 2 };
     const good = { ...fixAt(now - 5000, 2), n: 3 };
     caller.send('fixes', { fixes: [tooOld, outOfRange, good] });
@@ -133,7 +137,7 @@ describe('fixes that waited on the phone', () => {
       [2, 'refused'],
       [3, 'stored'],
     ]);
-    expect(acks[0]!.data.reason).toMatch(/too old/);
+    expect(acks[0]!.data.reason).toMatch(/queuedMs: The fix waited on the phone too long/);
     expect(acks[1]!.data.reason).toMatch(/latitude/);
     expect(caller.of('error').map((frame) => frame.data.error)).toEqual([
       'invalid-fix',
@@ -143,6 +147,47 @@ describe('fixes that waited on the phone', () => {
     const stored = await storedFixes(session.sessionId);
     expect(stored.map((row) => row.captured_at.getTime())).toEqual([good.capturedAt]);
     await Promise.all([caller.close(), dispatcher.close()]);
+  });
+
+  it("a phone whose clock is days behind still has its fixes stored (age is judged by the phone's own wait)", async () => {
+    const session = await newSession();
+    const { dispatcher, caller } = await pair(session);
+    const threeDaysBehind = Date.now() - 3 * 24 * 3_600_000;
+    caller.send('fix', { ...fixAt(threeDaysBehind, 0), n: 1 });
+    expect((await caller.event('ack')).data.outcome).toBe('stored');
+    await dispatcher.event('new-location-available');
+    await Promise.all([caller.close(), dispatcher.close()]);
+  });
+
+  it('a flood of fixes is turned away whole: the socket closes (1013) before any later fix is taken, so a resend loses nothing', async () => {
+    const session = await newSession();
+    const { dispatcher, caller } = await pair(session);
+    const base = Date.now() - 600_000;
+    const all = Array.from({ length: 2000 }, (_, i) => ({ ...fixAt(base, i / 10), n: i + 1 }));
+    // 40 frames of 50: each costs 5 tokens of the 60-token burst, so the 13th is turned away.
+    for (let i = 0; i < all.length; i += 50) caller.send('fixes', { fixes: all.slice(i, i + 50) });
+    expect(await caller.closed()).toBe(closeCodes.tryAgainLater);
+    const acked = caller.of('ack').map((ack) => ack.data.n as number);
+    expect(acked).toEqual(acked.map((_, i) => i + 1));
+    expect(acked.length % 50).toBe(0);
+    expect(acked.length).toBeLessThan(all.length);
+    expect(caller.of('error').map((frame) => frame.data.error)).toEqual(['rate-limited']);
+
+    // The page reconnects and sends the rest, from the first fix not acked: all of it is stored.
+    const again = await TestSocket.open(
+      `${api.wsUrl}/api/v1/caller/socket?token=${session.callers[0]!.token}`,
+    );
+    const rest = all.slice(acked.length);
+    for (let i = 0; i < Math.min(rest.length, 500); i += 50)
+      again.send('fixes', { fixes: rest.slice(i, i + 50) });
+    const more = Math.min(rest.length, 500);
+    await again.count('ack', more);
+    await dispatcher.count('new-location-available', acked.length + more);
+    const stored = await storedFixes(session.sessionId);
+    expect(stored.map((row) => row.captured_at.getTime())).toEqual(
+      all.slice(0, acked.length + more).map((fix) => fix.capturedAt),
+    );
+    await Promise.all([again.close(), dispatcher.close()]);
   });
 
   it.each([

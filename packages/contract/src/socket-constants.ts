@@ -11,6 +11,8 @@ export const closeCodes = {
   /** RFC 6455: the frame exceeded the size limit. */
   messageTooBig: 1009,
   goingAway: 1001,
+  /** RFC 6455: the server turned a frame away (rate limit, storage down); reconnect and resend. */
+  tryAgainLater: 1013,
   invalidToken: 4401,
   notFound: 4404,
   sessionEnded: 4410,
@@ -25,7 +27,10 @@ export const realtimeLimits = {
   maxFixesPerFrame: 50,
   /** How far in the future a fix's capture time may be, to allow for phone clock skew. */
   maxClockSkewMs: 30_000,
-  /** A fix captured longer ago than this is refused: no request stays open that long. */
+  /**
+   * A fix that waited on the phone longer than this (its `queuedMs`, measured on the phone, so a
+   * wrong phone clock does not matter) is refused: no request stays open that long.
+   */
   maxFixAgeMs: 24 * 3_600_000,
   /** A fix that waited on the phone this long before it was sent is marked delayed. */
   delayedFixAfterMs: 10_000,

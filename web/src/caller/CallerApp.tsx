@@ -9,6 +9,9 @@ import { LinkEndView, LoadFailedView, LoadingView } from './LinkEndViews';
 import { ShareFlow } from './ShareFlow';
 import { useCallerLanguage } from './useCallerLanguage';
 
+/** Delays before asking again about a link that did not load; the last one repeats. */
+const RETRY_MS = [2_000, 4_000, 8_000, 15_000];
+
 type LinkState = { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; link: CallerLink };
 
 /**
@@ -23,12 +26,16 @@ export function CallerApp({ search }: { search: string }) {
   const [queue] = useState(() => (token === null ? null : FixQueue.open(token)));
   // The socket refused the link after the page loaded: ask again what became of it.
   const [revoked, setRevoked] = useState(false);
+  const [failures, setFailures] = useState(0);
 
   const load = useCallback(() => {
     if (token === null) return;
     setLink({ kind: 'loading' });
     fetchCallerLink(token).then(
-      (answer) => setLink({ kind: 'loaded', link: answer }),
+      (answer) => {
+        setFailures(0);
+        setLink({ kind: 'loaded', link: answer });
+      },
       () => setLink({ kind: 'failed' }),
     );
   }, [token]);
@@ -37,6 +44,24 @@ export function CallerApp({ search }: { search: string }) {
     if (token === null) return;
     load();
   }, [token, load]);
+
+  // A link that did not load (no signal, the server busy) is asked about again by itself, and
+  // at once when the phone says the network is back: a caller who was sharing before a reload
+  // must not stay stopped until they find the Try again button.
+  useEffect(() => {
+    if (link.kind !== 'failed') return;
+    const delay = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
+    const retry = () => {
+      setFailures((count) => count + 1);
+      load();
+    };
+    const timer = setTimeout(retry, delay);
+    window.addEventListener('online', retry);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', retry);
+    };
+  }, [link, failures, load]);
 
   const onRevoked = useCallback(() => {
     setRevoked(true);

@@ -19,7 +19,7 @@ function useLocationSharing(token: string, queue: FixQueue) {
     sharing.resume();
     return () => {
       unsubscribe();
-      sharing.dispose();
+      sharing.destroy();
     };
   }, [sharing]);
   return { state, start: sharing.start, stop: sharing.stop };

@@ -224,14 +224,20 @@ export class CallerSocket {
     switch (frame.event) {
       case 'ack':
         this.onAck(frame.data);
-        return;
+        break;
       case 'session-ended':
         this.finish('ended');
         return;
       case 'error':
-        if (frame.data.error === 'invalid-token') this.finish('revoked');
-        return;
+        if (frame.data.error === 'invalid-token') return this.finish('revoked');
+        // A frame was turned away (the server closes the socket too): reconnect and send again
+        // everything not acked, in order; a later fix must never get in before it.
+        if (frame.data.error === 'rate-limited' || frame.data.error === 'service-unavailable') {
+          return this.drop();
+        }
+        break;
     }
+    if (this.inFlight.length > 0) this.watchSilence();
   }
 
   private onAck({
@@ -248,7 +254,6 @@ export class CallerSocket {
     this.queue.ackUpTo(n);
     this.inFlight = this.inFlight.filter((last) => last > n);
     this.listener.onQueue(this.queue.size);
-    if (this.inFlight.length > 0) this.watchSilence();
     this.flush();
   }
 
@@ -298,7 +303,8 @@ export class CallerSocket {
     }, delay);
   }
 
-  /** Only fixes are watched: the server acks them, and nothing else it is sent. */
+  /** Only fixes are watched: the server acks them, and nothing else it is sent. Any frame from
+   * the server restarts the watch; it runs while fixes await their ack. */
   private watchSilence(): void {
     if (this.silenceTimer !== undefined) return;
     this.silenceTimer = setTimeout(() => {

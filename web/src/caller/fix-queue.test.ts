@@ -53,6 +53,25 @@ describe('the caller page’s fix queue', () => {
     expect(other.size).toBe(0);
   });
 
+  it('sends from memory when storage never answers (an IndexedDB that hangs on open)', async () => {
+    const hanging: FixStore = {
+      load: () => new Promise<QueuedFix[]>(() => undefined),
+      put: () => {
+        throw new Error('must not write to storage that never opened');
+      },
+      deleteUpTo: () => {
+        throw new Error('must not write to storage that never opened');
+      },
+    };
+    const queue = FixQueue.open('link-a', hanging, 20);
+    queue.add(fix(1));
+    await queue.ready;
+    queue.add(fix(2));
+    expect(queue.after(0, 10).map((entry) => entry.n)).toEqual([1, 2]);
+    queue.ackUpTo(2);
+    expect(queue.size).toBe(0);
+  });
+
   it('keeps the newest fixes when the phone has been offline for hours', async () => {
     const store = memoryStore();
     const queue = FixQueue.open('link-a', store);

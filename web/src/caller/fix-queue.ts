@@ -76,6 +76,9 @@ export function indexedDbStore(factory: IDBFactory | undefined = globalThis.inde
   };
 }
 
+/** How long a page waits for storage to give back an earlier page's fixes. */
+const STORAGE_TIMEOUT_MS = 1_500;
+
 /** Keeps the newest fixes when the phone has been offline for hours. */
 export const MAX_QUEUED_FIXES = 5_000;
 
@@ -95,19 +98,34 @@ export class FixQueue {
   private loaded = false;
   readonly ready: Promise<void>;
 
+  /** False once storage failed to answer in time: this page then keeps its queue in memory. */
+  private persistent = true;
+
   private constructor(
     private readonly token: string,
     private readonly store: FixStore,
+    loadTimeoutMs: number,
   ) {
-    this.ready = store.load(token).then(
-      (saved) => this.onLoaded(saved),
-      () => this.onLoaded([]),
-    );
+    // Some browsers (Safari 14.1 and iOS 14.6 among them) can leave the first IndexedDB open
+    // pending forever: a queue that waited for it would never send a fix.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), loadTimeoutMs);
+    });
+    this.ready = Promise.race([store.load(token).catch(() => []), timedOut]).then((saved) => {
+      clearTimeout(timer);
+      if (saved === null) this.persistent = false;
+      this.onLoaded(saved ?? []);
+    });
   }
 
   /** The queue of one link, with whatever an earlier page on this phone left unsent. */
-  static open(token: string, store: FixStore = indexedDbStore()): FixQueue {
-    return new FixQueue(token, store);
+  static open(
+    token: string,
+    store: FixStore = indexedDbStore(),
+    loadTimeoutMs = STORAGE_TIMEOUT_MS,
+  ): FixQueue {
+    return new FixQueue(token, store, loadTimeoutMs);
   }
 
   get isReady(): boolean {
@@ -131,10 +149,10 @@ export class FixQueue {
     const entry: QueuedFix = { n: this.nextN, fix: { ...fix, n: this.nextN }, takenAt };
     this.nextN += 1;
     this.entries.push(entry);
-    this.store.put(this.token, entry);
+    if (this.persistent) this.store.put(this.token, entry);
     if (this.entries.length > MAX_QUEUED_FIXES) {
       const dropped = this.entries.shift()!;
-      this.store.deleteUpTo(this.token, dropped.n);
+      if (this.persistent) this.store.deleteUpTo(this.token, dropped.n);
     }
   }
 
@@ -153,7 +171,7 @@ export class FixQueue {
   ackUpTo(n: number): void {
     const before = this.entries.length;
     this.entries = this.entries.filter((entry) => entry.n > n);
-    if (this.entries.length !== before) this.store.deleteUpTo(this.token, n);
+    if (this.entries.length !== before && this.persistent) this.store.deleteUpTo(this.token, n);
   }
 
   private onLoaded(saved: QueuedFix[]): void {

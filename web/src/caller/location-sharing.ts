@@ -66,6 +66,7 @@ export class LocationSharing {
   private watchId: number | null = null;
   private lastCapturedAt: number;
   private listening = false;
+  private gone = false;
 
   constructor(
     private readonly token: string,
@@ -90,6 +91,7 @@ export class LocationSharing {
   readonly resume = (): void => {
     if (sharingMemory.wasSharing(this.token)) this.start();
     void this.queue.ready.then(() => {
+      if (this.gone) return;
       this.update({ queued: this.queue.size });
       if (this.socket) this.socket.flushQueued();
       else if (this.queue.size > 0 && !this.isOver()) {
@@ -112,7 +114,7 @@ export class LocationSharing {
 
   /** The caller's tap on Share (or Try again, Share again): ask the phone, open the socket. */
   readonly start = (): void => {
-    if (this.state.phase === 'ended' || this.state.phase === 'revoked') return;
+    if (this.gone || this.isOver()) return;
     this.clearWatch();
     this.listen();
     const socket = this.openSocket();
@@ -144,7 +146,13 @@ export class LocationSharing {
     this.update({ phase: 'stopped', connection: 'closed', lastFix: null, problem: null });
   };
 
-  /** Stops everything without a word (the page is going away). */
+  /** The page (the view) is going away: stop everything, and start nothing ever again. */
+  readonly destroy = (): void => {
+    this.gone = true;
+    this.dispose();
+  };
+
+  /** Stops everything without a word. */
   readonly dispose = (): void => {
     this.clearWatch();
     this.wakeLock.release();

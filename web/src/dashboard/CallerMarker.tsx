@@ -1,6 +1,6 @@
 import type { LocationSource, TrackedLocation } from '@locus/machines';
 import L, { type LatLngTuple } from 'leaflet';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { Fragment, memo, useEffect, useMemo, useRef } from 'react';
 import { Circle, CircleMarker, Marker, Polyline, Tooltip } from 'react-leaflet';
 import { formatDelay, formatDuration, fixAgeMs, formatUtc } from './format';
 import { useNow } from './use-now';
@@ -42,6 +42,21 @@ function callerIcon(source: LocationSource, stale: boolean, callerColour?: strin
   });
 }
 
+/** Runs of consecutive fixes that arrived late (one run per outage), oldest first. */
+function delayedRuns(locations: readonly TrackedLocation[]): TrackedLocation[][] {
+  const runs: TrackedLocation[][] = [];
+  let current: TrackedLocation[] | null = null;
+  for (const fix of locations) {
+    if (fix.delayMs === undefined) {
+      current = null;
+      continue;
+    }
+    if (!current) runs.push((current = []));
+    current.push(fix);
+  }
+  return runs;
+}
+
 /**
  * A caller's breadcrumb trail: one polyline for all of its fixes, so thousands of points stay
  * one SVG path. Memoised on the fixes array, which the machine replaces only when one is added.
@@ -60,7 +75,7 @@ export const CallerTrail = memo(function CallerTrail({
     () => locations.map((fix): LatLngTuple => [fix.latitude, fix.longitude]),
     [locations],
   );
-  const delayed = useMemo(() => locations.filter((fix) => fix.delayMs !== undefined), [locations]);
+  const outages = useMemo(() => delayedRuns(locations), [locations]);
   const latest = locations[locations.length - 1];
   if (!latest || positions.length < 2) return null;
   return (
@@ -75,19 +90,32 @@ export const CallerTrail = memo(function CallerTrail({
           dashArray: stale ? '6 6' : undefined,
         }}
       />
-      {/* Fixes that waited on the phone: in their place in time, ringed in orange. */}
-      {delayed.map((fix) => (
-        <CircleMarker
-          key={fix.dateTimeCaptured}
-          center={[fix.latitude, fix.longitude]}
-          radius={4}
-          pathOptions={{ color: delayedColour, weight: 2, fillColor: '#fff', fillOpacity: 1 }}
-        >
-          <Tooltip>
-            {formatDelay(fix.delayMs ?? 0)} · taken {formatUtc(fix.dateTimeCaptured)}
-          </Tooltip>
-        </CircleMarker>
-      ))}
+      {/* Fixes that waited on the phone, in their place in time: each outage's stretch of the
+          trail in dashed orange, ringed where it starts. One layer per outage, not per fix. */}
+      {outages.map((run) => {
+        const start = run[0]!;
+        return (
+          <Fragment key={start.dateTimeCaptured}>
+            {run.length > 1 && (
+              <Polyline
+                positions={run.map((fix): LatLngTuple => [fix.latitude, fix.longitude])}
+                interactive={false}
+                pathOptions={{ color: delayedColour, weight: 3, dashArray: '4 6' }}
+              />
+            )}
+            <CircleMarker
+              center={[start.latitude, start.longitude]}
+              radius={5}
+              pathOptions={{ color: delayedColour, weight: 2, fillColor: '#fff', fillOpacity: 1 }}
+            >
+              <Tooltip>
+                {run.length === 1 ? '1 delayed fix' : `${run.length} delayed fixes`}, taken from{' '}
+                {formatUtc(start.dateTimeCaptured)} · {formatDelay(start.delayMs ?? 0)}
+              </Tooltip>
+            </CircleMarker>
+          </Fragment>
+        );
+      })}
     </>
   );
 });

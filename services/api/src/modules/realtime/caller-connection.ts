@@ -14,6 +14,10 @@ import { sequence } from './session-publisher';
 
 type Grant = { sessionId: string; callerId: string };
 
+/** How many fixes of a `fixes` frame cost one token of the caller's rate limit. */
+const FIXES_PER_TOKEN = 10;
+const tooManyFixes = 'Too many fixes at once; reconnect and send the rest again.';
+
 /**
  * One caller's socket: every frame is validated once against the contract, then sequenced,
  * published and queued for persistence. Frames are handled one at a time, in arrival order,
@@ -24,6 +28,8 @@ export class CallerConnection {
   private tokens: number;
   private refilledAt = Date.now();
   private closed = false;
+  /** A frame was turned away or failed: nothing more is handled on this socket (see `halt`). */
+  private halted = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -77,11 +83,26 @@ export class CallerConnection {
   private enqueue(task: () => Promise<void>): void {
     this.queue = this.queue.then(task).catch((error: unknown) => {
       this.context.log.error({ err: error }, 'caller event failed');
-      if (!this.closed)
-        this.ws.send(
-          errorFrame('service-unavailable', 'The event could not be stored; send it again.'),
-        );
+      this.halt(
+        'service-unavailable',
+        'The event could not be stored; reconnect and send it again.',
+      );
     });
+  }
+
+  /**
+   * Stops handling this socket's frames and closes it (1013, try again later). A fix that was
+   * not taken must not be overtaken by a later one: the dedupe by capture time would then drop
+   * it as old when the page sends it again. The page reconnects and sends, in order, everything
+   * not acked.
+   */
+  private halt(error: 'service-unavailable' | 'rate-limited', message: string): void {
+    if (this.halted) return;
+    this.halted = true;
+    this.context.metrics.framesRejected.inc({ reason: error });
+    if (this.closed) return;
+    this.ws.send(errorFrame(error, message));
+    this.ws.close(closeCodes.tryAgainLater, error);
   }
 
   private reject(
@@ -93,19 +114,23 @@ export class CallerConnection {
     if (!this.closed) this.ws.send(errorFrame(error, message, issues));
   }
 
-  /** A token bucket: a flood from one phone cannot crowd out everyone else's fixes. */
-  private allow(): boolean {
+  /**
+   * A token bucket: a flood from one phone cannot crowd out everyone else's fixes. A frame costs
+   * one token, a `fixes` frame one per `FIXES_PER_TOKEN` fixes (a page catching up after an
+   * outage sends hundreds, and should not take minutes).
+   */
+  private allow(cost = 1): boolean {
     const now = Date.now();
     const { CALLER_MAX_EVENTS_PER_SECOND: rate, CALLER_EVENT_BURST: burst } = this.context.config;
     this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) / 1000) * rate);
     this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+    if (this.tokens < cost) return false;
+    this.tokens -= cost;
     return true;
   }
 
   private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
-    if (!this.allow()) return this.reject('rate-limited', 'Too many events; slow down.');
+    if (this.halted) return;
     let parsed: unknown;
     try {
       if (isBinary) throw new Error('binary');
@@ -117,8 +142,11 @@ export class CallerConnection {
     if (!outer.success)
       return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
     const { event, data: payload } = outer.data;
+    if (event !== 'fix' && event !== 'fixes' && !this.allow())
+      return this.reject('rate-limited', 'Too many events; slow down.');
     switch (event) {
       case 'fix':
+        if (!this.allow()) return this.halt('rate-limited', tooManyFixes);
         return this.onFix(payload);
       case 'fixes': {
         // The envelope only: each fix is checked (and acked, or refused) on its own.
@@ -133,6 +161,8 @@ export class CallerConnection {
             'invalid-frame',
             `fixes must be {"fixes": [1 to ${realtimeLimits.maxFixesPerFrame} fixes]}.`,
           );
+        if (!this.allow(Math.ceil(fixes.length / FIXES_PER_TOKEN)))
+          return this.halt('rate-limited', tooManyFixes);
         for (const fix of fixes) await this.onFix(fix);
         return;
       }

@@ -12,8 +12,9 @@ export type FixCheck =
   | { ok: false; issues: { path: string; message: string }[] };
 
 /**
- * A fix is stored only when every number is finite and in range, and its capture time is
- * neither in the future beyond the allowed clock skew nor older than any request can be.
+ * A fix is stored only when every number is finite and in range, its capture time is not in
+ * the future beyond the allowed clock skew, and it did not wait on the phone longer than any
+ * request can last.
  */
 export function checkFix(data: unknown, now: number): FixCheck {
   const parsed = CallerFix.safeParse(data);
@@ -29,10 +30,10 @@ export function checkFix(data: unknown, now: number): FixCheck {
       issues: [{ path: 'capturedAt', message: 'Capture time is in the future.' }],
     };
   }
-  if (fix.capturedAt < now - realtimeLimits.maxFixAgeMs) {
+  if (fix.queuedMs !== undefined && fix.queuedMs > realtimeLimits.maxFixAgeMs) {
     return {
       ok: false,
-      issues: [{ path: 'capturedAt', message: 'Capture time is too old.' }],
+      issues: [{ path: 'queuedMs', message: 'The fix waited on the phone too long.' }],
     };
   }
   return {
