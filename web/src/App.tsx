@@ -1,16 +1,42 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
+import type { NotificationsProps } from '@mantine/notifications';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { RouterProvider } from 'react-router';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
+import { useSession } from './app/session';
 import { theme } from './theme';
+
+// Only signed-in pages show notifications, so the public site does not download them. A chunk
+// that fails to load leaves the notifications out rather than the whole app.
+const Notifications = lazy<ComponentType<NotificationsProps>>(() =>
+  import('@mantine/notifications').then(
+    (module): { default: ComponentType<NotificationsProps> } => ({
+      default: module.Notifications,
+    }),
+    (error: unknown) => {
+      console.warn(error);
+      return { default: () => null };
+    },
+  ),
+);
+
+function SignedInNotifications() {
+  const { user } = useSession();
+  if (user === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="top-right" />
+    </Suspense>
+  );
+}
 
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme}>
-        <Notifications position="top-right" />
+        <SignedInNotifications />
         <RouterProvider router={router} />
       </MantineProvider>
     </QueryClientProvider>

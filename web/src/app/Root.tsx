@@ -1,33 +1,30 @@
-import { Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Button, Center, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { AuthModalsProvider } from '../auth/AuthModals';
-import { usePublicConfig } from '../public-site';
-import { currentUserQueryKey, logout, reloadCurrentUser } from './auth';
+import { usePublicConfig } from '../public-site/public-config';
+import { loadContract, loadedContract } from './contract';
 import { decide } from './guard';
-import { AdminLayout } from './layouts/AdminLayout';
 import { AuthLayout } from './layouts/AuthLayout';
-import { MapLayout } from './layouts/MapLayout';
-import { OverwatchLayout } from './layouts/OverwatchLayout';
-import { TrainingLayout } from './layouts/TrainingLayout';
-import { layoutOf, routeMeta, type LayoutName, type RouteMeta } from './route-meta';
+import { lazyPage, PageLoading } from './lazy-page';
+import { currentUserQueryKey, logout } from './logout';
+import { layoutOf, routeHandle, type RouteMeta } from './route-meta';
 import { isSessionValid, nowInSeconds, useSession } from './session';
 import { ThirdPartyScripts } from './ThirdPartyScripts';
 
-const layouts: Record<LayoutName, (props: { children: ReactNode }) => ReactNode> = {
-  auth: AuthLayout,
-  map: MapLayout,
-  admin: AdminLayout,
-  overwatch: OverwatchLayout,
-  training: TrainingLayout,
-};
+/** The signed-in console's layouts: one chunk, downloaded with the first console page. */
+const ConsoleLayout = lazyPage(
+  () => import('./layouts/ConsoleLayout'),
+  (module) => module.ConsoleLayout,
+  { fullPage: true },
+);
 
 function WithLayout({ meta, children }: { meta: RouteMeta; children: ReactNode }) {
   const name = layoutOf(meta);
   if (name === null) return children;
-  const Layout = layouts[name];
-  return <Layout>{children}</Layout>;
+  if (name === 'auth') return <AuthLayout>{children}</AuthLayout>;
+  return <ConsoleLayout name={name}>{children}</ConsoleLayout>;
 }
 
 function FullPage({ children }: { children: ReactNode }) {
@@ -45,33 +42,79 @@ function FullPage({ children }: { children: ReactNode }) {
 function useFreshUser(signedIn: boolean) {
   useQuery({
     queryKey: currentUserQueryKey,
-    queryFn: async () => (await reloadCurrentUser()).user,
+    queryFn: async () => {
+      // The API client comes with the contract, which only signed-in pages download.
+      const { reloadCurrentUser } = await import('./auth');
+      return (await reloadCurrentUser()).user;
+    },
     enabled: signedIn,
     staleTime: Infinity,
   });
 }
 
+/**
+ * The contract, for the route guard's coast-guard rule: loaded once someone is signed in (a
+ * stored session has it already, see `restoreSession`). Null while it loads or after it failed.
+ */
+function useContract(signedIn: boolean) {
+  const [contract, setContract] = useState(loadedContract);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!signedIn || contract) return;
+    let current = true;
+    setFailed(false);
+    loadContract().then(
+      (loaded) => current && setContract(loaded),
+      (error: unknown) => {
+        console.warn(error);
+        if (current) setFailed(true);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [signedIn, contract, attempt]);
+  return { module: contract, failed, retry: () => setAttempt((value) => value + 1) };
+}
+
 /** The route guard of SPEC.md §4 around every page, and the layout the page's metadata names. */
 function GuardedOutlet() {
-  const meta = routeMeta(useMatches());
+  const { meta, preload } = routeHandle(useMatches());
   const location = useLocation();
   const { pathname } = location;
   const session = useSession();
   const config = usePublicConfig();
   const signedIn = session.user !== null && isSessionValid(session);
   useFreshUser(signedIn);
+  const contract = useContract(signedIn);
+
+  const coastGuard = config.data?.coastGuard;
+  const isCoastGuardEmail = contract.module?.isCoastGuardEmail;
+  const coastGuardRule = useMemo(
+    () =>
+      coastGuard && isCoastGuardEmail
+        ? (email: string) => isCoastGuardEmail(email, coastGuard)
+        : undefined,
+    [coastGuard, isCoastGuardEmail],
+  );
 
   const decision = decide({
     pathname,
     meta,
     session,
     nowSeconds: nowInSeconds(),
-    coastGuard: config.data?.coastGuard,
+    isCoastGuardEmail: coastGuardRule,
   });
 
   useEffect(() => {
     if (decision.action === 'logout') logout();
   }, [decision.action]);
+
+  // A page in a lazy layout downloads alongside the layout, not once the layout has arrived.
+  useEffect(() => {
+    if (decision.action === 'allow') preload?.();
+  }, [decision.action, preload]);
 
   useEffect(() => {
     document.title =
@@ -85,21 +128,24 @@ function GuardedOutlet() {
       // Keyed by location: a redirect to the same place from a new location must run again.
       return <Navigate key={location.key} to={decision.to} replace />;
     case 'wait':
-      if (config.isError) {
+      if (config.isError || contract.failed) {
         return (
           <FullPage>
             <Stack align="center" role="alert">
               <Text>Locus can&apos;t be reached right now.</Text>
-              <Button onClick={() => void config.refetch()}>Try again</Button>
+              <Button
+                onClick={() => {
+                  if (config.isError) void config.refetch();
+                  if (contract.failed) contract.retry();
+                }}
+              >
+                Try again
+              </Button>
             </Stack>
           </FullPage>
         );
       }
-      return (
-        <FullPage>
-          <Loader aria-label="Loading" />
-        </FullPage>
-      );
+      return <PageLoading fullPage />;
     case 'allow':
       return (
         <>

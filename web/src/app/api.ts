@@ -1,33 +1,12 @@
 import { contract, ErrorBody, type ErrorCode } from '@locus/contract';
 import { initClient, tsRestFetchApi } from '@ts-rest/core';
+import { ApiError, sessionRejected } from './api-error';
 import { sessionStore } from './session';
 
-/** A non-success answer from the API, with the contract's `{ error, message }` body when it sent one. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ErrorBody | null,
-  ) {
-    super(body?.message ?? `The request failed with status ${status}`);
-  }
-
-  get code(): ErrorCode | null {
-    return this.body?.error ?? null;
-  }
-}
+export { ApiError, setSessionRejectedHandler } from './api-error';
 
 /** 401s that answer the credentials someone typed, not the session they hold. */
 const credentialErrors: ReadonlySet<ErrorCode> = new Set(['invalid-credentials', 'account-locked']);
-
-let onSessionRejected: () => void = () => undefined;
-
-/**
- * What happens when the API rejects the session (SPEC.md §4, §8: a 401 with session-expired, or
- * any 401 without a valid token): the app registers it once the router exists.
- */
-export function setSessionRejectedHandler(handler: () => void): void {
-  onSessionRejected = handler;
-}
 
 /**
  * The typed client for the whole contract. Every request carries the bearer token when there is
@@ -43,7 +22,7 @@ export const api = initClient(contract, {
     if (response.status === 401 && args.route !== contract.auth.signOut) {
       const body = ErrorBody.safeParse(response.body);
       const code = body.success ? body.data.error : null;
-      if (code === null || !credentialErrors.has(code)) onSessionRejected();
+      if (code === null || !credentialErrors.has(code)) sessionRejected();
     }
     return response;
   },

@@ -1,10 +1,10 @@
 import type { AuthToken, CurrentUser, SignInBody, Team } from '@locus/contract';
-import { publicConfigQueryKey } from '../public-site/public-config';
 import { api, expect } from './api';
+import { currentUserQueryKey, logout } from './logout';
 import { queryClient } from './query-client';
 import { sessionStore } from './session';
 
-export const currentUserQueryKey = ['current-user'] as const;
+export { currentUserQueryKey, logout } from './logout';
 
 /** Fetches the signed-in user and their teams and caches both (SPEC.md §3 "Local storage"). */
 export async function reloadCurrentUser(): Promise<{ user: CurrentUser; teams: Team[] }> {
@@ -30,18 +30,6 @@ export async function startSession(token: AuthToken): Promise<CurrentUser> {
 
 export async function signIn(body: SignInBody): Promise<CurrentUser> {
   return startSession(expect(await api.auth.signIn({ body }), 200));
-}
-
-/**
- * Logout (SPEC.md §4): clears the user, teams, token and so the auth header, and every cached
- * answer but the public settings: that cache is where a signed-in user's state lives until the
- * tracking work adds its own location state.
- */
-export function logout(): void {
-  sessionStore.clear();
-  queryClient.removeQueries({
-    predicate: (query) => query.queryKey[0] !== publicConfigQueryKey[0],
-  });
 }
 
 /** Sign-out: revokes the token on the server, then logs out whatever the server said. */

@@ -1,4 +1,3 @@
-import { isCoastGuardEmail, type PublicConfig } from '@locus/contract';
 import { meets, meetsAll, permissionsOf } from './permissions';
 import type { RouteMeta } from './route-meta';
 import { isSessionValid, type Session } from './session';
@@ -18,7 +17,7 @@ export type GuardDecision =
   /** The session has expired: log out, then decide again as an anonymous visitor. */
   | { action: 'logout' }
   | { action: 'redirect'; to: string }
-  /** The coast-guard rule needs the public settings, which are still loading. */
+  /** The coast-guard rule needs the public settings (or the contract), which are still loading. */
   | { action: 'wait' };
 
 export interface GuardInput {
@@ -26,8 +25,11 @@ export interface GuardInput {
   meta: RouteMeta;
   session: Session;
   nowSeconds: number;
-  /** Undefined while GET /api/v1/config is in flight. */
-  coastGuard: PublicConfig['coastGuard'] | undefined;
+  /**
+   * Whether an address belongs to the coast guard (the contract's `isCoastGuardEmail` with the
+   * public settings). Undefined while GET /api/v1/config, or the contract, is loading.
+   */
+  isCoastGuardEmail: ((email: string) => boolean) | undefined;
 }
 
 function isAuthRoute(pathname: string): boolean {
@@ -40,7 +42,7 @@ export function decide({
   meta,
   session,
   nowSeconds,
-  coastGuard,
+  isCoastGuardEmail,
 }: GuardInput): GuardDecision {
   if (meta.access === 'always') return { action: 'allow' };
 
@@ -52,9 +54,9 @@ export function decide({
   }
 
   if (!teams.some((team) => team.isActive)) {
-    if (coastGuard === undefined) return { action: 'wait' };
+    if (isCoastGuardEmail === undefined) return { action: 'wait' };
     // The registration pages stay open: the e-mail confirmation link must work while waiting.
-    if (isCoastGuardEmail(user.email, coastGuard) && !pathname.startsWith(paths.register)) {
+    if (isCoastGuardEmail(user.email) && !pathname.startsWith(paths.register)) {
       return { action: 'redirect', to: paths.completeUscg };
     }
   }

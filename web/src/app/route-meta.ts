@@ -9,7 +9,7 @@ export type LayoutName = 'auth' | 'map' | 'admin' | 'overwatch' | 'training';
  */
 export type Access = 'public' | 'always' | 'login' | 'admin';
 
-/** Each route's metadata, carried in react-router's `handle`. */
+/** Each route's metadata, carried in react-router's `handle` (see `RouteHandle`). */
 export interface RouteMeta {
   /** SPEC.md's route name, where it gives one. */
   name?: string;
@@ -24,15 +24,27 @@ export interface RouteMeta {
   requires?: readonly Exclude<Requirement, 'admin'>[];
 }
 
-const fallback: RouteMeta = { title: 'Locus', access: 'public' };
+/** What each route carries in its `handle`: its metadata and, for a lazy page, its preload. */
+export interface RouteHandle {
+  meta: RouteMeta;
+  /** Starts downloading the page's chunk (alongside its layout's, rather than after it). */
+  preload?: () => void;
+}
+
+const fallback: RouteHandle = { meta: { title: 'Locus', access: 'public' } };
+
+/** The handle of the deepest matched route that has one. */
+export function routeHandle(matches: UIMatch[]): RouteHandle {
+  for (let index = matches.length - 1; index >= 0; index -= 1) {
+    const handle = matches[index]?.handle as RouteHandle | undefined;
+    if (handle?.meta) return handle;
+  }
+  return fallback;
+}
 
 /** The metadata of the deepest matched route that has some. */
 export function routeMeta(matches: UIMatch[]): RouteMeta {
-  for (let index = matches.length - 1; index >= 0; index -= 1) {
-    const handle = matches[index]?.handle as RouteMeta | undefined;
-    if (handle?.access) return handle;
-  }
-  return fallback;
+  return routeHandle(matches).meta;
 }
 
 export function layoutOf(meta: RouteMeta): LayoutName | null {

@@ -1,14 +1,20 @@
 import { createBrowserRouter } from 'react-router';
-import { setSessionRejectedHandler } from './api';
-import { logout } from './auth';
+import { setSessionRejectedHandler } from './api-error';
 import { paths } from './guard';
+import { preloadOf } from './lazy-page';
+import { logout } from './logout';
+import type { RouteHandle } from './route-meta';
 import { Root } from './Root';
 import { appRoutes } from './routes';
 
 export const router = createBrowserRouter([
   {
     element: <Root />,
-    children: appRoutes.map(({ path, meta, element }) => ({ path, element, handle: meta })),
+    children: appRoutes.map(({ path, meta, element }) => ({
+      path,
+      element,
+      handle: { meta, preload: preloadOf(element) } satisfies RouteHandle,
+    })),
   },
 ]);
 

@@ -1,38 +1,88 @@
 import type { ReactNode } from 'react';
 import { useAuthModals } from '../auth/AuthModals';
-import { CompleteUscgPage, UscgApprovalPage } from '../auth/pages/CoastGuardPages';
-import {
-  ConfirmationEmailSentPage,
-  EmailConfirmationPage,
-  ResendConfirmationPage,
-} from '../auth/pages/EmailConfirmationPages';
-import {
-  ForgotPasswordPage,
-  ForgotPasswordSentPage,
-  ResetPasswordPage,
-  ResetPasswordSuccessPage,
-} from '../auth/pages/ForgotPasswordPages';
-import { SignInPage } from '../auth/pages/SignInPage';
-import { SignOutPage } from '../auth/pages/SignOutPage';
-import { TeamEditPage, TeamsPage } from '../admin/teams/TeamsPage';
 import { lazyPage } from './lazy-page';
-import {
-  AdminApiComingSoon,
-  AdminDevPage,
-  AdminMetricsComingSoon,
-  AdminOverwatchComingSoon,
-  AdminPlatformMetricsComingSoon,
-  AdminUsersComingSoon,
-  AdminVerificationComingSoon,
-  OverwatchComingSoon,
-  TrainingComingSoon,
-} from '../coming-soon/screens';
-import { AboutPage, LandingPage } from '../public-site';
-import { NotFoundPage } from './NotFoundPage';
 import type { RouteMeta } from './route-meta';
 
-const DashboardPage = lazyPage(() =>
-  import('../dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })),
+/*
+ * Every page is its own chunk, downloaded when its route first renders (after the route guard
+ * has let it through): the landing page does not download the console, the dashboard does not
+ * download the public site. A module with several pages is one chunk.
+ */
+
+const LandingPage = lazyPage(
+  () => import('../public-site/LandingPage'),
+  (module) => module.LandingPage,
+);
+const AboutPage = lazyPage(
+  () => import('../public-site/AboutPage'),
+  (module) => module.AboutPage,
+);
+
+const SignInPage = lazyPage(
+  () => import('../auth/pages/SignInPage'),
+  (module) => module.SignInPage,
+);
+const SignOutPage = lazyPage(
+  () => import('../auth/pages/SignOutPage'),
+  (module) => module.SignOutPage,
+);
+const forgotPasswordPages = () => import('../auth/pages/ForgotPasswordPages');
+const ForgotPasswordPage = lazyPage(forgotPasswordPages, (module) => module.ForgotPasswordPage);
+const ForgotPasswordSentPage = lazyPage(
+  forgotPasswordPages,
+  (module) => module.ForgotPasswordSentPage,
+);
+const ResetPasswordPage = lazyPage(forgotPasswordPages, (module) => module.ResetPasswordPage);
+const ResetPasswordSuccessPage = lazyPage(
+  forgotPasswordPages,
+  (module) => module.ResetPasswordSuccessPage,
+);
+const emailConfirmationPages = () => import('../auth/pages/EmailConfirmationPages');
+const EmailConfirmationPage = lazyPage(
+  emailConfirmationPages,
+  (module) => module.EmailConfirmationPage,
+);
+const ResendConfirmationPage = lazyPage(
+  emailConfirmationPages,
+  (module) => module.ResendConfirmationPage,
+);
+const ConfirmationEmailSentPage = lazyPage(
+  emailConfirmationPages,
+  (module) => module.ConfirmationEmailSentPage,
+);
+const coastGuardPages = () => import('../auth/pages/CoastGuardPages');
+const CompleteUscgPage = lazyPage(coastGuardPages, (module) => module.CompleteUscgPage);
+const UscgApprovalPage = lazyPage(coastGuardPages, (module) => module.UscgApprovalPage);
+
+const DashboardPage = lazyPage(
+  () => import('../dashboard/DashboardPage'),
+  (module) => module.DashboardPage,
+);
+
+const teamsPages = () => import('../admin/teams/TeamsPage');
+const TeamsPage = lazyPage(teamsPages, (module) => module.TeamsPage);
+const TeamEditPage = lazyPage(teamsPages, (module) => module.TeamEditPage);
+
+const comingSoon = () => import('../coming-soon/screens');
+const AdminApiComingSoon = lazyPage(comingSoon, (module) => module.AdminApiComingSoon);
+const AdminDevPage = lazyPage(comingSoon, (module) => module.AdminDevPage);
+const AdminMetricsComingSoon = lazyPage(comingSoon, (module) => module.AdminMetricsComingSoon);
+const AdminOverwatchComingSoon = lazyPage(comingSoon, (module) => module.AdminOverwatchComingSoon);
+const AdminPlatformMetricsComingSoon = lazyPage(
+  comingSoon,
+  (module) => module.AdminPlatformMetricsComingSoon,
+);
+const AdminUsersComingSoon = lazyPage(comingSoon, (module) => module.AdminUsersComingSoon);
+const AdminVerificationComingSoon = lazyPage(
+  comingSoon,
+  (module) => module.AdminVerificationComingSoon,
+);
+const OverwatchComingSoon = lazyPage(comingSoon, (module) => module.OverwatchComingSoon);
+const TrainingComingSoon = lazyPage(comingSoon, (module) => module.TrainingComingSoon);
+
+const NotFoundPage = lazyPage(
+  () => import('./NotFoundPage'),
+  (module) => module.NotFoundPage,
 );
 
 /** The public pages open the shell's Sign In and Create Account modals. */

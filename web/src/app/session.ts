@@ -1,6 +1,7 @@
-import { CurrentUser, Team, type AuthToken } from '@locus/contract';
+import type { AuthToken, CurrentUser, Team } from '@locus/contract';
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod';
+import type { ZodType } from 'zod';
+import { loadContract, loadedContract } from './contract';
 
 /**
  * The signed-in session, kept in local storage (SPEC.md §3 "Local storage"): the bearer token,
@@ -33,7 +34,7 @@ export function isSessionValid(session: Session, now = nowInSeconds()): boolean 
   return session.token !== null && session.expiresAt !== null && session.expiresAt > now;
 }
 
-function readJson<T>(key: string, schema: z.ZodType<T>): T | null {
+function readJson<T>(key: string, schema: ZodType<T>): T | null {
   const raw = localStorage.getItem(key);
   if (raw === null) return null;
   try {
@@ -44,16 +45,25 @@ function readJson<T>(key: string, schema: z.ZodType<T>): T | null {
   }
 }
 
-/** Anything unreadable (an older app version, a hand edit) counts as signed out. */
+function hasStoredToken(): boolean {
+  return localStorage.getItem(storageKeys.token) !== null;
+}
+
+/**
+ * Anything unreadable (an older app version, a hand edit) counts as signed out. The user and
+ * teams are checked against the contract's schemas, so they are read once it has loaded
+ * (`restoreSession`); until then a stored token comes without a user.
+ */
 function load(): Session {
   const token = localStorage.getItem(storageKeys.token);
   const expiresAt = Number(localStorage.getItem(storageKeys.expiresAt));
   if (!token || !Number.isFinite(expiresAt) || expiresAt <= 0) return empty;
+  const contract = loadedContract();
   return {
     token,
     expiresAt,
-    user: readJson(storageKeys.user, CurrentUser),
-    teams: readJson(storageKeys.teams, z.array(Team)) ?? [],
+    user: contract && readJson(storageKeys.user, contract.CurrentUser),
+    teams: (contract && readJson(storageKeys.teams, contract.Team.array())) ?? [],
   };
 }
 
@@ -79,11 +89,33 @@ function publish(next: Session): void {
   for (const listener of listeners) listener();
 }
 
+function reload(): void {
+  current = load();
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Reads the stored session with the contract at hand to check it. The app renders once this
+ * has settled (main.tsx): a visitor who is not signed in never waits for, or downloads, the
+ * contract. If it cannot be downloaded the page shows signed out, and the stored session stays
+ * for the next page load.
+ */
+export async function restoreSession(): Promise<void> {
+  if (!hasStoredToken()) return;
+  try {
+    await loadContract();
+  } catch (error) {
+    console.warn(error);
+    return;
+  }
+  reload();
+}
+
 // Another tab signing in or out changes this tab's session too.
 window.addEventListener('storage', (event) => {
   if (event.key === null || Object.values<string>(storageKeys).includes(event.key)) {
-    current = load();
-    for (const listener of listeners) listener();
+    if (hasStoredToken() && loadedContract() === null) void restoreSession();
+    else reload();
   }
 });
 

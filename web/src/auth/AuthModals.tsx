@@ -1,6 +1,16 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
-import { CreateAccountModal } from './CreateAccountModal';
-import { SignInModal } from './SignInModal';
+import { lazyModal } from '../app/lazy-page';
+
+// Downloaded when first opened: the forms, their validation and the API client are not part of
+// the pages that open them.
+const SignInModal = lazyModal(
+  () => import('./SignInModal'),
+  (module) => module.SignInModal,
+);
+const CreateAccountModal = lazyModal(
+  () => import('./CreateAccountModal'),
+  (module) => module.CreateAccountModal,
+);
 
 interface AuthModals {
   openSignIn(): void;

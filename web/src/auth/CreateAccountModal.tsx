@@ -18,14 +18,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import {
-  CaptchaWidget,
-  modalWidths,
-  PrivacyPolicyDialog,
-  TermsDialog,
-  usePublicConfig,
-  type CaptchaSettings,
-} from '../public-site';
+import { CaptchaWidget, type CaptchaSettings } from '../public-site/book-demo/CaptchaWidget';
+import { PrivacyPolicyDialog, TermsDialog } from '../public-site/dialogs';
+import { modalWidths } from '../public-site/modal-widths';
+import { usePublicConfig } from '../public-site/public-config';
 import { AgencySearch } from './AgencySearch';
 import { signUpFailed } from './messages';
 import { isCoastGuard, signUp, signUpSchema, type SignUpValues } from './sign-up';

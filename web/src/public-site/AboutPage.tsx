@@ -7,7 +7,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { PrivacyPolicyDialog } from './legal/PrivacyPolicyDialog';
+import { PrivacyPolicyDialog } from './dialogs';
 import classes from './public-site.module.css';
 import { scrollToTop } from './scroll';
 import { BookDemoCta } from './sections/BookDemoCta';

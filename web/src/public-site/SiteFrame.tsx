@@ -1,8 +1,6 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { BookDemoModal } from './book-demo/BookDemoModal';
-import { PrivacyPolicyDialog } from './legal/PrivacyPolicyDialog';
-import { TermsDialog } from './legal/TermsDialog';
+import { BookDemoModal, PrivacyPolicyDialog, TermsDialog } from './dialogs';
 import type { SitePage } from './navigation';
 import { usePublicConfig } from './public-config';
 import classes from './public-site.module.css';

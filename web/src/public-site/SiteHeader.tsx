@@ -1,8 +1,10 @@
-import { Box, Burger, Button, Container, Drawer } from '@mantine/core';
+import { Box, Burger, Button, Container } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
+import { lazyModal } from '../app/lazy-page';
 import { LocusMark } from './LocusMark';
+import type { SiteNavItem } from './MobileMenu';
 import { isPlainClick, useSiteNavigation, type SitePage } from './navigation';
 import classes from './public-site.module.css';
 import { sectionIds } from './sections/ids';
@@ -15,6 +17,13 @@ export interface SiteHeaderProps {
 }
 
 const menuId = 'public-site-menu';
+
+// The phone menu is a drawer (with Mantine's scroll area and, with it, floating-ui): downloaded
+// when first opened, so that the landing page stays light.
+const MobileMenu = lazyModal(
+  () => import('./MobileMenu'),
+  (module) => module.MobileMenu,
+);
 
 /**
  * The navigation bar of SPEC.md §2 "Landing page": Platform, Learn, About, Sign In and Sign Up,
@@ -31,7 +40,7 @@ export function SiteHeader({ page, onSignIn, onSignUp }: SiteHeaderProps) {
   // Actions picked in the mobile menu run once it has closed and unlocked the page's scroll.
   const pendingAction = useRef<(() => void) | null>(null);
 
-  const items: Array<{ label: string; href: string; current?: boolean; run(): void }> = [
+  const items: SiteNavItem[] = [
     {
       label: 'Platform',
       href: `/#${sectionIds.platform}`,
@@ -130,56 +139,16 @@ export function SiteHeader({ page, onSignIn, onSignUp }: SiteHeaderProps) {
         </div>
       </Container>
 
-      <Drawer
+      <MobileMenu
         id={menuId}
         opened={menuOpen}
         onClose={() => setMenuOpen(false)}
         onExitTransitionEnd={runPendingAction}
-        position="right"
-        size={320}
-        title={
-          <span className={classes.logo} style={{ cursor: 'default' }}>
-            <LocusMark />
-            <span>Locus</span>
-          </span>
-        }
-        overlayProps={{ backgroundOpacity: 0.55, blur: 2, color: '#07142a' }}
-        closeButtonProps={{ 'aria-label': 'Close menu' }}
-        hiddenFrom="md"
-      >
-        <nav aria-label="Mobile">
-          <ul className={classes.drawerLinks} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-            {items.map((item) => (
-              <li key={item.label}>
-                <a
-                  href={item.href}
-                  className={classes.drawerLink}
-                  aria-current={item.current ? 'page' : undefined}
-                  onClick={(event) => onLinkClick(event, item.run, true)}
-                >
-                  {item.label}
-                </a>
-              </li>
-            ))}
-            <li style={{ marginTop: 16 }}>
-              <Button
-                fullWidth
-                size="md"
-                variant="outline"
-                color="#0b1f3a"
-                onClick={() => closeMenuThen(onSignIn)}
-              >
-                Sign In
-              </Button>
-            </li>
-            <li style={{ marginTop: 8 }}>
-              <Button fullWidth size="md" color="#c8102e" onClick={() => closeMenuThen(onSignUp)}>
-                Sign Up
-              </Button>
-            </li>
-          </ul>
-        </nav>
-      </Drawer>
+        items={items}
+        onLinkClick={(event, run) => onLinkClick(event, run, true)}
+        onSignIn={() => closeMenuThen(onSignIn)}
+        onSignUp={() => closeMenuThen(onSignUp)}
+      />
     </header>
   );
 }

@@ -1,0 +1,18 @@
+import { publicConfigQueryKey } from '../public-site/public-config';
+import { queryClient } from './query-client';
+import { sessionStore } from './session';
+
+export const currentUserQueryKey = ['current-user'] as const;
+
+/**
+ * Logout (SPEC.md §4): clears the user, teams, token and so the auth header, and every cached
+ * answer but the public settings: that cache is where a signed-in user's state lives until the
+ * tracking work adds its own location state. It needs no request, so the shell (route guard,
+ * rejected sessions) has it without downloading the API client.
+ */
+export function logout(): void {
+  sessionStore.clear();
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== publicConfigQueryKey[0],
+  });
+}
