@@ -2,7 +2,7 @@
 import { callerTexts, type CallerLink } from '@locus/contract/caller';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { CallerFrame } from './CallerFrame';
-import { callerToken, fetchCallerLink } from './caller-link';
+import { fetchCallerLink } from './caller-link';
 import { FixQueue, forgetLink } from './fix-queue';
 import { sharingMemory } from './sharing-memory';
 import { LinkEndView, LoadFailedView, LoadingView } from './LinkEndViews';
@@ -12,38 +12,53 @@ import { useCallerLanguage } from './useCallerLanguage';
 /** Delays before asking again about a link that did not load; the last one repeats. */
 const RETRY_MS = [2_000, 4_000, 8_000, 15_000];
 
-type LinkState = { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; link: CallerLink };
+export type LinkState =
+  { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; link: CallerLink };
+
+/** Asks about the link; never rejects. */
+export function loadLink(token: string): Promise<LinkState> {
+  return fetchCallerLink(token).then(
+    (link): LinkState => ({ kind: 'loaded', link }),
+    (): LinkState => ({ kind: 'failed' }),
+  );
+}
 
 /**
  * `/share?token=…`, the page a caller opens from the text message (its own entry, `share.html`,
  * with none of the console's code). No sign-in: everything it needs is the link's token. It asks
- * for consent, then streams the phone's location.
+ * for consent, then streams the phone's location. `main.tsx` asks about the link before the
+ * first render (`firstLoad`) and, when the answer is already in (`initial`), renders with it.
  */
-export function CallerApp({ search }: { search: string }) {
-  const [token] = useState(() => callerToken(new URLSearchParams(search)));
-  const [link, setLink] = useState<LinkState>({ kind: 'loading' });
-  // Fixes an earlier page on this phone could not send: loaded while the link is asked about.
+export function CallerApp({
+  token,
+  firstLoad,
+  initial,
+}: {
+  token: string | null;
+  firstLoad: Promise<LinkState> | null;
+  initial: LinkState | null;
+}) {
+  const [link, setLink] = useState<LinkState>(initial ?? { kind: 'loading' });
+  // Fixes an earlier page on this phone could not send (loaded once the page has painted).
   const [queue] = useState(() => (token === null ? null : FixQueue.open(token)));
   // The socket refused the link after the page loaded: ask again what became of it.
   const [revoked, setRevoked] = useState(false);
   const [failures, setFailures] = useState(0);
 
+  const settle = useCallback((answer: LinkState) => {
+    if (answer.kind === 'loaded') setFailures(0);
+    setLink(answer);
+  }, []);
+
   const load = useCallback(() => {
     if (token === null) return;
     setLink({ kind: 'loading' });
-    fetchCallerLink(token).then(
-      (answer) => {
-        setFailures(0);
-        setLink({ kind: 'loaded', link: answer });
-      },
-      () => setLink({ kind: 'failed' }),
-    );
-  }, [token]);
+    void loadLink(token).then(settle);
+  }, [token, settle]);
 
   useEffect(() => {
-    if (token === null) return;
-    load();
-  }, [token, load]);
+    if (initial === null) void firstLoad?.then(settle);
+  }, [initial, firstLoad, settle]);
 
   // A link that did not load (no signal, the server busy) is asked about again by itself, and
   // at once when the phone says the network is back: a caller who was sharing before a reload

@@ -96,36 +96,48 @@ export class FixQueue {
   private early: { fix: CallerFix; takenAt: number }[] = [];
   private nextN = 1;
   private loaded = false;
-  readonly ready: Promise<void>;
 
   /** False once storage failed to answer in time: this page then keeps its queue in memory. */
   private persistent = true;
+  private loading: Promise<void> | null = null;
 
   private constructor(
     private readonly token: string,
     private readonly store: FixStore,
-    loadTimeoutMs: number,
-  ) {
-    // Some browsers (Safari 14.1 and iOS 14.6 among them) can leave the first IndexedDB open
-    // pending forever: a queue that waited for it would never send a fix.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), loadTimeoutMs);
-    });
-    this.ready = Promise.race([store.load(token).catch(() => []), timedOut]).then((saved) => {
-      clearTimeout(timer);
-      if (saved === null) this.persistent = false;
-      this.onLoaded(saved ?? []);
-    });
-  }
+    private readonly loadTimeoutMs: number,
+  ) {}
 
-  /** The queue of one link, with whatever an earlier page on this phone left unsent. */
+  /** The queue of one link; what an earlier page on this phone left unsent loads on `ready`. */
   static open(
     token: string,
     store: FixStore = indexedDbStore(),
     loadTimeoutMs = STORAGE_TIMEOUT_MS,
   ): FixQueue {
     return new FixQueue(token, store, loadTimeoutMs);
+  }
+
+  /**
+   * Resolves once what an earlier page left is loaded. Storage is first touched here, not when
+   * the page opens: opening IndexedDB costs a slow phone a few hundred milliseconds that belong
+   * to the consent button's first paint.
+   */
+  get ready(): Promise<void> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  private load(): Promise<void> {
+    // Some browsers (Safari 14.1 and iOS 14.6 among them) can leave the first IndexedDB open
+    // pending forever: a queue that waited for it would never send a fix.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.loadTimeoutMs);
+    });
+    return Promise.race([this.store.load(this.token).catch(() => []), timedOut]).then((saved) => {
+      clearTimeout(timer);
+      if (saved === null) this.persistent = false;
+      this.onLoaded(saved ?? []);
+    });
   }
 
   get isReady(): boolean {

@@ -125,6 +125,7 @@ export class LocationSharing {
     }
     socket.setSharing(true);
     sharingMemory.remember(this.token, true);
+    void this.queue.ready.then(() => this.socket?.flushQueued());
     this.device.start();
     // A new watch may begin with the position the last one ended on: show it, send it again
     // (unless it is still queued: the server would drop it as a repeat anyway).
