@@ -1,28 +1,45 @@
 import type { CallerFix } from '@locus/contract/caller';
 
-/** A fix the server has not acknowledged yet, with the page's number for it. */
+/** A fix the server has not acknowledged yet, with this page's number for it. */
 export interface QueuedFix {
+  /** This page's number for the fix (what the server's `ack` names). */
   n: number;
+  /** Where it is kept: its own key, so that two pages of one link never overwrite each other. */
+  key: string;
   fix: CallerFix;
   /** When the page got it, by the phone's clock: how long it waited is sent with it. */
   takenAt: number;
 }
 
+/** A fix as storage keeps it. */
+export interface StoredFix {
+  key: string;
+  fix: CallerFix;
+  takenAt: number;
+}
+
 /** Where queued fixes outlive the page: IndexedDB, or nothing where the browser refuses it. */
 export interface FixStore {
-  load(token: string): Promise<QueuedFix[]>;
-  put(token: string, entry: QueuedFix): void;
-  /** Forgets every fix numbered up to `n`. */
-  deleteUpTo(token: string, n: number): void;
+  /** Every fix kept for the link, oldest page first, in the order each page took them. */
+  load(token: string): Promise<StoredFix[]>;
+  put(entry: StoredFix): void;
+  delete(keys: readonly string[]): void;
+  /** Forgets everything kept for the link. */
+  deleteLink(token: string): void;
 }
 
 const DB_NAME = 'locus-caller';
 const STORE = 'fixes';
 
-// Keys sort as text: `<token>|<n, 12 digits>` keeps one link's fixes together, in order.
-const key = (token: string, n: number) => `${token}|${String(n).padStart(12, '0')}`;
-const range = (token: string, upTo?: number) =>
-  IDBKeyRange.bound(key(token, 0), upTo === undefined ? `${token}|~` : key(token, upTo));
+/**
+ * Keys sort as text: `<token>|<page>|<n, 12 digits>`, the page being when it opened (and a
+ * random tail), keeps one link's fixes together, each page's after the one before, in order.
+ */
+const pageKeyPrefix = (token: string, page: string) => `${token}|${page}|`;
+const fixKey = (prefix: string, n: number) => `${prefix}${String(n).padStart(12, '0')}`;
+const linkRange = (token: string) => IDBKeyRange.bound(`${token}|`, `${token}|~`);
+const newPageId = () =>
+  `${String(Date.now()).padStart(15, '0')}${Math.random().toString(36).slice(2, 6)}`;
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -66,13 +83,26 @@ export function indexedDbStore(factory: IDBFactory | undefined = globalThis.inde
       if (!database) return [];
       try {
         const store = database.transaction(STORE, 'readonly').objectStore(STORE);
-        return (await request(store.getAll(range(token)))) as QueuedFix[];
+        const [keys, values] = await Promise.all([
+          request(store.getAllKeys(linkRange(token))),
+          request(store.getAll(linkRange(token))),
+        ]);
+        return values.flatMap((value: { fix?: CallerFix; takenAt?: number }, index) => {
+          const key = keys[index];
+          return typeof key === 'string' && value.fix && typeof value.takenAt === 'number'
+            ? [{ key, fix: value.fix, takenAt: value.takenAt }]
+            : [];
+        });
       } catch {
         return [];
       }
     },
-    put: (token, entry) => write((store) => store.put(entry, key(token, entry.n))),
-    deleteUpTo: (token, n) => write((store) => store.delete(range(token, n))),
+    put: ({ key, fix, takenAt }) => write((store) => store.put({ fix, takenAt }, key)),
+    delete: (keys) =>
+      write((store) => {
+        for (const key of keys) store.delete(key);
+      }),
+    deleteLink: (token) => write((store) => store.delete(linkRange(token))),
   };
 }
 
@@ -100,12 +130,16 @@ export class FixQueue {
   /** False once storage failed to answer in time: this page then keeps its queue in memory. */
   private persistent = true;
   private loading: Promise<void> | null = null;
+  /** Where this page's own fixes are kept (fixes an earlier page left keep their keys). */
+  private readonly keyPrefix: string;
 
   private constructor(
     private readonly token: string,
     private readonly store: FixStore,
     private readonly loadTimeoutMs: number,
-  ) {}
+  ) {
+    this.keyPrefix = pageKeyPrefix(token, newPageId());
+  }
 
   /** The queue of one link; what an earlier page on this phone left unsent loads on `ready`. */
   static open(
@@ -133,7 +167,8 @@ export class FixQueue {
     const timedOut = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), this.loadTimeoutMs);
     });
-    return Promise.race([this.store.load(this.token).catch(() => []), timedOut]).then((saved) => {
+    const saved = this.store.load(this.token).catch((): StoredFix[] => []);
+    return Promise.race([saved, timedOut]).then((saved) => {
       clearTimeout(timer);
       if (saved === null) this.persistent = false;
       this.onLoaded(saved ?? []);
@@ -158,13 +193,14 @@ export class FixQueue {
       this.early.push({ fix, takenAt });
       return;
     }
-    const entry: QueuedFix = { n: this.nextN, fix: { ...fix, n: this.nextN }, takenAt };
+    const n = this.nextN;
     this.nextN += 1;
+    const entry: QueuedFix = { n, key: fixKey(this.keyPrefix, n), fix: { ...fix, n }, takenAt };
     this.entries.push(entry);
-    if (this.persistent) this.store.put(this.token, entry);
+    if (this.persistent) this.store.put(entry);
     if (this.entries.length > MAX_QUEUED_FIXES) {
       const dropped = this.entries.shift()!;
-      if (this.persistent) this.store.deleteUpTo(this.token, dropped.n);
+      if (this.persistent) this.store.delete([dropped.key]);
     }
   }
 
@@ -181,14 +217,22 @@ export class FixQueue {
 
   /** The server dealt with fix `n` and, frames being handled in order, with every one before. */
   ackUpTo(n: number): void {
-    const before = this.entries.length;
+    const done = this.entries.filter((entry) => entry.n <= n);
+    if (done.length === 0) return;
     this.entries = this.entries.filter((entry) => entry.n > n);
-    if (this.entries.length !== before && this.persistent) this.store.deleteUpTo(this.token, n);
+    // Only these keys: another page of the same link keeps its own fixes.
+    if (this.persistent) this.store.delete(done.map((entry) => entry.key));
   }
 
-  private onLoaded(saved: QueuedFix[]): void {
-    this.entries = saved.sort((a, b) => a.n - b.n);
-    this.nextN = (this.entries.at(-1)?.n ?? 0) + 1;
+  private onLoaded(saved: StoredFix[]): void {
+    // An earlier page's fixes go first, renumbered for this page's socket; they keep their keys.
+    const ordered = [...saved].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.entries = ordered.map((stored, index) => ({
+      ...stored,
+      n: index + 1,
+      fix: { ...stored.fix, n: index + 1 },
+    }));
+    this.nextN = this.entries.length + 1;
     this.loaded = true;
     const early = this.early;
     this.early = [];
@@ -198,5 +242,5 @@ export class FixQueue {
 
 /** The link no longer works: nothing of it stays on the caller's phone. */
 export function forgetLink(token: string, store: FixStore = indexedDbStore()): void {
-  store.deleteUpTo(token, Number.MAX_SAFE_INTEGER);
+  store.deleteLink(token);
 }
