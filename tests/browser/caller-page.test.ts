@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { callerTexts, smsLanguages, type SmsLanguage } from '@locus/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,17 @@ async function joinedDispatcher(token: string, sessionId: string): Promise<TestS
   return socket;
 }
 
+/** WCAG 2.1 A and AA, as axe checks them, for the page as it is now. */
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const found = results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
+  );
+  expect(found, state).toEqual([]);
+}
+
 /** Every script the page asked for, by path. */
 function scriptRequests(page: Page): string[] {
   const scripts: string[] = [];
@@ -95,16 +107,20 @@ describe("the caller's page", () => {
       expect(linkLookups).toHaveLength(1);
       // Nothing leaves the phone before the tap.
       expect(session.dispatcher.of('new-location-available')).toHaveLength(0);
+      await expectAccessible(caller.page, `${language}: consent`);
 
       await caller.page.getByRole('button', { name: t.shareButton }).click();
       await caller.page.getByText(t.sharingTitle).first().waitFor();
       const fix = await session.dispatcher.event('new-location-available');
       expect(fix.data).toMatchObject({ latitude: 40.7128, longitude: -74.006 });
       await caller.page.getByText(t.connected, { exact: true }).waitFor();
+      await caller.page.getByText(t.debugTitle).click();
+      await expectAccessible(caller.page, `${language}: sharing, technical details open`);
 
       await session.end();
       await caller.page.getByText(t.endedTitle).waitFor();
       await caller.page.getByText(t.callForHelp).waitFor();
+      await expectAccessible(caller.page, `${language}: ended`);
       await session.dispatcher.close();
       await caller.context.close();
     },
@@ -117,6 +133,7 @@ describe("the caller's page", () => {
       await caller.page.goto(`${env.api.url}/share${query}`);
       await caller.page.getByText(en.invalidTitle).waitFor();
       expect(await caller.page.locator('body').innerText()).not.toContain('Demo County');
+      await expectAccessible(caller.page, `invalid link ${query}`);
       expect(await caller.page.getByRole('button', { name: en.shareButton }).count()).toBe(0);
     }
     await caller.context.close();
@@ -190,6 +207,7 @@ describe('when the network fails', () => {
     const keptBeforeReload = (await positionsTaken(caller.page)).filter((t) => t >= wentOffline);
     expect(keptBeforeReload.length).toBeGreaterThanOrEqual(5);
     await caller.page.getByText(en.queuedFixes(keptBeforeReload.length)).waitFor();
+    await expectAccessible(caller.page, 'offline, positions kept');
 
     // Reloaded while the network is down: the page is gone, and the phone's browser shows its
     // own error page. (Chromium's offline emulation keeps the old document alive through a

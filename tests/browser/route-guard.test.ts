@@ -130,9 +130,12 @@ describe('signed-in users', { timeout: 60_000 }, () => {
           .limit(1),
       )
       .execute();
+    // Bounded by more than the page's 10 s default: on a loaded machine the reload downloads
+    // and runs the app's chunks and the contract before it asks the API.
     const answered = page.waitForResponse(
       (response) =>
         response.url().endsWith('/api/v1/auth/current-user') && response.status() === 401,
+      { timeout: 25_000 },
     );
     // The local expiry is still in the future: only the API knows.
     await page.reload();

@@ -106,8 +106,13 @@ export function indexedDbStore(factory: IDBFactory | undefined = globalThis.inde
   };
 }
 
-/** How long a page waits for storage to give back an earlier page's fixes. */
-const STORAGE_TIMEOUT_MS = 1_500;
+/**
+ * How long a page waits for storage to give back an earlier page's fixes before it gives up on
+ * storage for good (and sends from memory). Long, because giving up early is worse than waiting:
+ * fixes sent meanwhile are newer, and the server drops a fix older than one it already has, so an
+ * earlier page's fixes adopted later would be lost. A slow phone under load can take seconds.
+ */
+const STORAGE_TIMEOUT_MS = 10_000;
 
 /** Keeps the newest fixes when the phone has been offline for hours. */
 export const MAX_QUEUED_FIXES = 5_000;
