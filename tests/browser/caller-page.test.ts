@@ -63,10 +63,10 @@ async function joinedDispatcher(token: string, sessionId: string): Promise<TestS
 }
 
 /** WCAG 2.1 A and AA, as axe checks them, for the page as it is now. */
-async function expectAccessible(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
+async function expectAccessible(page: Page, state: string, only?: string): Promise<void> {
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (only) builder.include(only);
+  const results = await builder.analyze();
   const found = results.violations.map(
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
   );
@@ -109,7 +109,15 @@ describe("the caller's page", () => {
       expect(session.dispatcher.of('new-location-available')).toHaveLength(0);
       await expectAccessible(caller.page, `${language}: consent`);
 
-      await caller.page.getByRole('button', { name: t.shareButton }).click();
+      // By keyboard alone: Tab to the button (past the language switcher), then Enter.
+      const share = caller.page.getByRole('button', { name: t.shareButton });
+      for (
+        let tab = 0;
+        tab < 10 && !(await share.evaluate((el) => el === document.activeElement));
+        tab += 1
+      )
+        await caller.page.keyboard.press('Tab');
+      await caller.page.keyboard.press('Enter');
       await caller.page.getByText(t.sharingTitle).first().waitFor();
       const fix = await session.dispatcher.event('new-location-available');
       expect(fix.data).toMatchObject({ latitude: 40.7128, longitude: -74.006 });
@@ -376,6 +384,12 @@ describe("the caller's phone, as the dispatcher sees it", () => {
       battery.dispatchEvent(new Event('levelchange'));
     });
     await phone.getByText('Battery 5 %').waitFor();
+    const panelId = await phone.getAttribute('aria-labelledby');
+    await expectAccessible(
+      dashboard.page,
+      "dashboard: Caller's phone",
+      `[aria-labelledby="${panelId}"]`,
+    );
 
     await session.dispatcher.close();
     await caller.context.close();

@@ -97,7 +97,7 @@ export function LatestFixPanel({ location }: { location: TrackedLocation | null 
             {location.address && <Row term="Address">{location.address}</Row>}
             {location.delayMs !== undefined && (
               <Row term="Arrived">
-                <Text component="span" size="sm" c="orange.9" fw={600}>
+                <Text component="span" size="sm" c="#9c3c00" fw={600}>
                   {formatDelay(location.delayMs)} (the phone was offline)
                 </Text>
               </Row>

@@ -12,7 +12,7 @@ export function DeviceFactsLine({ device }: { device: CallerDevice }) {
           key={fact.text}
           span
           size="xs"
-          c={fact.warning ? 'signal.8' : 'dimmed'}
+          c={fact.warning ? 'signal.8' : 'gray.7'}
           fw={fact.warning ? 600 : undefined}
         >
           {index > 0 ? ' · ' : ''}
@@ -36,7 +36,7 @@ export function PhonePanel({ device }: { device: CallerDevice }) {
         <Title order={2} size="h5" id={headingId}>
           Caller&apos;s phone
         </Title>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="gray.7">
           as of {formatClock(Date.parse(device.reportedAt))}
         </Text>
       </Group>
