@@ -7,6 +7,7 @@ export { callerTexts, callerLanguageFromAcceptLanguage } from './i18n/caller-tex
 export type { CallerPageTexts, CallerTexts, PermissionSteps } from './i18n/caller-texts';
 export { callerLinkPath, callerLinkTokenPattern } from './caller-link';
 export { smsLanguages, type SmsLanguageCode as SmsLanguage } from './languages';
+export { formatLocationText, smsUri, textLocationFormat } from './text-location';
 export { closeCodes, realtimeLimits, realtimePaths } from './socket-constants';
 export type { CallerClientFrame, CallerServerFrame } from './realtime';
 export type { CallerFix } from './location';

@@ -9,3 +9,4 @@ export * from './tracking';
 export * from './call-lists';
 export * from './i18n/caller-texts';
 export * from './caller-link';
+export * from './text-location';

@@ -46,6 +46,12 @@ export const sessionEvents = {
      * The console draws it in its place in time and marks it delayed.
      */
     delayMs: z.number().int().min(0).optional(),
+    /**
+     * `sms`: the caller texted this fix back (their page's prefilled "LOC …" text, a map link,
+     * coordinates or a Plus Code) because the internet did not get it through. Absent on fixes
+     * from the caller's page and from the emergency-data provider.
+     */
+    deliveredBy: z.enum(['sms']).optional(),
   }),
   'caller-connected': z.object({ seq, sessionId, callerId, connected: z.boolean() }),
   'is-tab-focused': z.object({ seq, sessionId, callerId, focused: z.boolean() }),
@@ -65,7 +71,24 @@ export const sessionEvents = {
     status: z.enum(['sent', 'delivered', 'failed', 'undelivered']),
   }),
   /** The caller texted back (STOP and HELP included). The body is shown to the dispatcher. */
-  'sms-received': z.object({ seq, sessionId, callerId, body: z.string().max(1600) }),
+  'sms-received': z.object({
+    seq,
+    sessionId,
+    callerId,
+    body: z.string().max(1600),
+    /**
+     * What the text became as a location: `mapped` (a fix, sent as its own
+     * `new-location-available`), `duplicate` (the page had already sent that fix), or
+     * `not-mapped` with the reason (out of range, an unknown code, …). Absent when the text held
+     * no location at all.
+     */
+    location: z
+      .object({
+        outcome: z.enum(['mapped', 'duplicate', 'not-mapped']),
+        reason: z.string().max(200).optional(),
+      })
+      .optional(),
+  }),
   /**
    * What the caller's phone says about itself, so the dispatcher knows why fixes stop: battery,
    * network, whether the page is in the background (screen locked, another app) and since when,

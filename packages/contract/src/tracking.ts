@@ -96,6 +96,18 @@ export const CallerLink = z.discriminatedUnion('status', [
     language: SmsLanguage,
     /** The dispatcher's team: who is asking. */
     agencyName: z.string(),
+    /**
+     * Where the page offers to send its position by text message when the internet does not get
+     * it through (see text-location.ts): the number that texted the link, the caller's text code,
+     * and after how long without an acknowledged fix. Null when Locus cannot receive texts.
+     */
+    textBack: z
+      .object({
+        number: z.string(),
+        code: z.string().regex(/^[2-9A-HJ-NP-Z]{4}$/),
+        afterMs: z.number().int().positive(),
+      })
+      .nullable(),
   }),
   z.object({
     /** `ended`: the dispatcher ended tracking; `expired`: too old; `stopped`: the caller texted STOP. */

@@ -124,6 +124,19 @@ export const ApiConfig = z.object({
   SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
   /** Twilio's auth token: inbound messages and status callbacks must be signed with it. */
   TWILIO_AUTH_TOKEN: z.string().optional(),
+  /**
+   * The number Locus texts from (the worker sends from it too). The caller's page offers to text
+   * its position back to it when the internet does not get it through; unset with Twilio, the
+   * page does not offer it.
+   */
+  TWILIO_FROM: z.string().optional(),
+  /**
+   * With the outbox provider: the number the caller's page offers to text back to (the demo's
+   * replies are typed into the dev outbox, which hands them to the inbound handler).
+   */
+  OUTBOX_SMS_NUMBER: z.string().default('+15005550006'),
+  /** How long the caller's page waits for an acknowledged fix before offering to text it. */
+  CALLER_TEXT_FALLBACK_AFTER_MS: int(20_000),
   /** How long the API waits for an automatic lookup before the dispatcher is offered a text message. */
   LOOKUP_WAIT_MS: int(8_000),
   /** How long a text-message request waits for the provider's answer before answering "queued". */

@@ -80,6 +80,18 @@ export interface CallerPageTexts {
   queuedFixes(count: number): string;
   /** The folded panel of technical notes (for support staff), e.g. a position the server refused. */
   debugTitle: string;
+
+  /** "Your location": the phone's newest position, in words a caller can read over the phone. */
+  yourLocationTitle: string;
+  readToDispatcher: string;
+  plusCodeLabel: string;
+  coordinatesLabel: string;
+  /** `time` is already formatted for {@link CallerTexts.locale}. */
+  takenAt(time: string): string;
+  /** Offered when positions have not got through for a while: a text message may. */
+  textFallbackBody: string;
+  sendByTextButton: string;
+  sendByTextHint: string;
 }
 
 export interface CallerTexts {
@@ -97,6 +109,11 @@ export interface CallerTexts {
   smsHelpReply: string;
   /** The automatic answer to an inbound STOP (no more messages, links stop working). */
   smsStopReply: string;
+  /**
+   * "Ask for location by text": how to reply with a position when the page cannot get through,
+   * a map app's shared pin or a Plus Code. Within 320 characters (two texts).
+   */
+  smsAskLocation: string;
   page: CallerPageTexts;
 }
 
@@ -109,6 +126,8 @@ const en: CallerTexts = {
     'Locus: this number sends location requests for emergency services. If you need help now, call 911. Reply STOP to stop these messages.',
   smsStopReply:
     'Locus: you will not get more messages from this number. Links you received no longer work. If you need help, call 911.',
+  smsAskLocation:
+    'Locus: please reply with your location. In your maps app, tap the blue dot, then Share, and send it to this number. Or reply with the Plus Code your maps app shows (like 87C4VXX7+39).',
   page: {
     documentTitle: 'Share your location',
     languageSwitcher: 'Language',
@@ -182,6 +201,14 @@ const en: CallerTexts = {
         ? '1 position is saved on this phone. It will be sent when the connection returns.'
         : `${count} positions are saved on this phone. They will be sent when the connection returns.`,
     debugTitle: 'Technical details',
+    yourLocationTitle: 'Your location',
+    readToDispatcher: 'Read this to the dispatcher',
+    plusCodeLabel: 'Plus Code',
+    coordinatesLabel: 'Coordinates',
+    takenAt: (time) => `Taken at ${time}`,
+    textFallbackBody: 'Your location is not getting through on the internet. A text message may.',
+    sendByTextButton: 'Send my location by text',
+    sendByTextHint: 'Your messages app opens with the text ready: just press Send.',
   },
 };
 
@@ -194,6 +221,8 @@ const es: CallerTexts = {
     'Locus: este número envía solicitudes de ubicación de los servicios de emergencia. Si necesita ayuda ahora, llame al 911. Responda STOP para no recibir más mensajes.',
   smsStopReply:
     'Locus: no recibirá más mensajes de este número. Los enlaces que recibió ya no funcionan. Si necesita ayuda, llame al 911.',
+  smsAskLocation:
+    'Locus: responda con su ubicación. En su app de mapas, toque el punto azul, luego Compartir, y envíela a este número. O responda con el Plus Code que muestra su app de mapas (como 87C4VXX7+39).',
   page: {
     documentTitle: 'Comparta su ubicación',
     languageSwitcher: 'Idioma',
@@ -268,6 +297,14 @@ const es: CallerTexts = {
         ? '1 posición está guardada en este teléfono. Se enviará cuando vuelva la conexión.'
         : `${count} posiciones están guardadas en este teléfono. Se enviarán cuando vuelva la conexión.`,
     debugTitle: 'Detalles técnicos',
+    yourLocationTitle: 'Su ubicación',
+    readToDispatcher: 'Léale esto al operador',
+    plusCodeLabel: 'Plus Code',
+    coordinatesLabel: 'Coordenadas',
+    takenAt: (time) => `Tomada a las ${time}`,
+    textFallbackBody: 'Su ubicación no llega por internet. Un mensaje de texto puede llegar.',
+    sendByTextButton: 'Enviar mi ubicación por SMS',
+    sendByTextHint: 'Se abrirá su app de mensajes con el texto listo: solo pulse Enviar.',
   },
 };
 
@@ -282,6 +319,8 @@ const fr: CallerTexts = {
     "Locus : ce numéro envoie des demandes de localisation pour les services d'urgence. En cas d'urgence, appelez le 911. Répondez STOP pour ne plus recevoir de messages.",
   smsStopReply:
     "Locus : vous ne recevrez plus de messages de ce numéro. Les liens reçus ne fonctionnent plus. Si vous avez besoin d'aide, appelez le 911.",
+  smsAskLocation:
+    'Locus : répondez avec votre position. Dans votre application de cartes, touchez le point bleu, puis Partager, et envoyez-la à ce numéro. Ou répondez avec le Plus Code affiché (comme 87C4VXX7+39).',
   page: {
     documentTitle: 'Partagez votre position',
     languageSwitcher: 'Langue',
@@ -358,6 +397,15 @@ const fr: CallerTexts = {
         ? '1 position est enregistrée sur ce téléphone. Elle sera envoyée au retour de la connexion.'
         : `${count} positions sont enregistrées sur ce téléphone. Elles seront envoyées au retour de la connexion.`,
     debugTitle: 'Détails techniques',
+    yourLocationTitle: 'Votre position',
+    readToDispatcher: 'Lisez ceci à l’opérateur',
+    plusCodeLabel: 'Plus Code',
+    coordinatesLabel: 'Coordonnées',
+    takenAt: (time) => `Relevée à ${time}`,
+    textFallbackBody: 'Votre position ne passe pas par internet. Un SMS peut passer.',
+    sendByTextButton: 'Envoyer ma position par SMS',
+    sendByTextHint:
+      'Votre application de messages s’ouvre avec le texte prêt : appuyez sur Envoyer.',
   },
 };
 
@@ -371,6 +419,8 @@ const zh: CallerTexts = {
   smsHelpReply:
     'Locus：本号码代表紧急服务机构发送位置请求。如需紧急帮助，请拨打911。回复STOP即可不再接收短信。',
   smsStopReply: 'Locus：您将不再收到本号码的短信，已收到的链接也已失效。如需帮助，请拨打911。',
+  smsAskLocation:
+    'Locus：请回复您的位置。在地图应用中点按蓝色圆点，再点“分享”，发送到本号码。或回复地图应用显示的 Plus Code（例如 87C4VXX7+39）。',
   page: {
     documentTitle: '分享您的位置',
     languageSwitcher: '语言',
@@ -437,6 +487,14 @@ const zh: CallerTexts = {
     callForHelp: '如仍需帮助，请拨打911。',
     queuedFixes: (count) => `已在本机保存 ${count} 个位置，连接恢复后将自动发送。`,
     debugTitle: '技术详情',
+    yourLocationTitle: '您的位置',
+    readToDispatcher: '请把以下内容读给接警员',
+    plusCodeLabel: 'Plus Code',
+    coordinatesLabel: '坐标',
+    takenAt: (time) => `获取时间：${time}`,
+    textFallbackBody: '您的位置无法通过网络发送，短信可能可以送达。',
+    sendByTextButton: '用短信发送我的位置',
+    sendByTextHint: '短信应用会打开并填好内容：只需点按“发送”。',
   },
 };
 

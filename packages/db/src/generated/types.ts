@@ -112,6 +112,7 @@ export interface LocationFixes {
   caller_id: string;
   captured_at: Timestamp;
   delay_ms: number | null;
+  delivered_by: string | null;
   heading: number | null;
   latitude: number;
   longitude: number;
@@ -167,6 +168,7 @@ export interface SessionCallers {
   link_opened_at: Timestamp | null;
   phone_number: string;
   session_id: string;
+  text_code: Generated<string>;
 }
 
 export interface SessionEvents {
@@ -195,6 +197,7 @@ export interface SmsMessages {
   error: string | null;
   id: Generated<string>;
   language: string | null;
+  note: string | null;
   phone_number: string;
   provider: string | null;
   provider_message_id: string | null;

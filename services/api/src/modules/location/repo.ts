@@ -499,7 +499,7 @@ export async function findLatestFix(db: Database, sessionId: string) {
 }
 
 export type CallerLinkState =
-  | { status: 'active'; language: CallerRow['language']; agencyName: string }
+  | { status: 'active'; language: CallerRow['language']; agencyName: string; textCode: string }
   | { status: 'ended' | 'expired' | 'stopped'; language: CallerRow['language'] }
   | { status: 'invalid' };
 
@@ -516,6 +516,7 @@ export async function findCallerLinkState(db: Database, hash: Buffer): Promise<C
       't.revoked_at',
       sql<boolean>`t.expires_at <= now()`.as('expired'),
       'c.language',
+      'c.text_code',
       'team.team_name',
       'o.phone_number as opted_out',
     ])
@@ -528,5 +529,10 @@ export async function findCallerLinkState(db: Database, hash: Buffer): Promise<C
   if (row.opted_out) return { status: 'stopped', language };
   // A newer link replaced this one, or the number texted STOP (handled above).
   if (row.revoked_at || row.expired) return { status: 'expired', language };
-  return { status: 'active', language, agencyName: row.team_name ?? 'Emergency services' };
+  return {
+    status: 'active',
+    language,
+    agencyName: row.team_name ?? 'Emergency services',
+    textCode: row.text_code,
+  };
 }

@@ -478,5 +478,21 @@ export async function latestLocation(
 export async function callerLink(deps: TrackingDeps, token: string): Promise<CallerLink> {
   if (!looksLikeToken(token)) return { status: 'invalid', language: null };
   const state = await findCallerLinkState(deps.db, hashToken(token));
-  return state.status === 'invalid' ? { status: 'invalid', language: null } : state;
+  if (state.status === 'invalid') return { status: 'invalid', language: null };
+  if (state.status !== 'active') return state;
+  const { textCode, ...link } = state;
+  const number = textBackNumber(deps.config);
+  return {
+    ...link,
+    textBack: number
+      ? { number, code: textCode, afterMs: deps.config.CALLER_TEXT_FALLBACK_AFTER_MS }
+      : null,
+  };
+}
+
+/** The number a caller can text a location back to: the one that texted them, when known. */
+function textBackNumber(config: TrackingDeps['config']): string | null {
+  if (config.SMS_PROVIDER === 'twilio') return config.TWILIO_FROM ?? null;
+  // The outbox sends nothing, so nothing can answer outside a demo (see the dev outbox).
+  return config.NODE_ENV === 'production' ? null : config.OUTBOX_SMS_NUMBER;
 }
