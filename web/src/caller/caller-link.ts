@@ -25,10 +25,10 @@ const isLanguage = (value: unknown): value is SmsLanguage =>
  */
 export function parseCallerLink(body: unknown): CallerLink | null {
   if (typeof body !== 'object' || body === null) return null;
-  const { status, language, agencyName } = body as Record<string, unknown>;
+  const { status, language, agencyName, textBack } = body as Record<string, unknown>;
   if (status === 'active') {
     return isLanguage(language) && typeof agencyName === 'string'
-      ? { status, language, agencyName }
+      ? { status, language, agencyName, textBack: parseTextBack(textBack) }
       : null;
   }
   if (
@@ -39,6 +39,23 @@ export function parseCallerLink(body: unknown): CallerLink | null {
     return { status: status as LinkEnd, language };
   }
   return null;
+}
+
+type TextBack = Extract<CallerLink, { status: 'active' }>['textBack'];
+
+/** Where to text a position back; anything malformed means "do not offer it". */
+function parseTextBack(value: unknown): TextBack {
+  if (typeof value !== 'object' || value === null) return null;
+  const { number, code, afterMs } = value as Record<string, unknown>;
+  return typeof number === 'string' &&
+    /^\+\d{6,15}$/.test(number) &&
+    typeof code === 'string' &&
+    /^[2-9A-HJ-NP-Z]{4}$/.test(code) &&
+    typeof afterMs === 'number' &&
+    Number.isFinite(afterMs) &&
+    afterMs > 0
+    ? { number, code, afterMs }
+    : null;
 }
 
 /**
