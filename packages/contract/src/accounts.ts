@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CurrentUser, DemoRequestBody, Team } from './auth';
 import { ErrorBody } from './errors';
+import { PhoneNumber } from './tracking';
 
 const c = initContract();
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -150,6 +151,21 @@ export const devOutboxContract = c.router(
       summary: 'Development: text messages Locus would have sent, newest first',
       query: z.object({ to: z.string().trim().optional() }),
       responses: { 200: z.array(OutboxSms), 404: ErrorBody },
+    },
+    receiveSms: {
+      method: 'POST',
+      path: '/api/v1/dev/outbox/sms/inbound',
+      summary: 'Development: a text message from a phone, as if the SMS provider had delivered it',
+      description:
+        'Handled exactly as an inbound text from the provider (STOP, HELP, START, a location texted ' +
+        'back); answers the automatic reply, if any. Only with the outbox SMS provider outside ' +
+        'production (404 otherwise).',
+      body: z.object({ from: PhoneNumber, body: z.string().max(1600) }).strict(),
+      responses: {
+        200: z.object({ reply: z.string().nullable() }),
+        400: ErrorBody,
+        404: ErrorBody,
+      },
     },
   },
   { strictStatusCodes: true },

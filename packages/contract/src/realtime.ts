@@ -89,6 +89,8 @@ export const sessionEvents = {
       })
       .optional(),
   }),
+  /** A dispatcher asked the caller, by text, to reply with their position ("Ask for location by text"). */
+  'text-location-requested': z.object({ seq, sessionId, callerId }),
   /**
    * What the caller's phone says about itself, so the dispatcher knows why fixes stop: battery,
    * network, whether the page is in the background (screen locked, another app) and since when,

@@ -162,6 +162,30 @@ export const trackingContract = c.router(
         502: ErrorBody,
       },
     },
+    askLocationByText: {
+      method: 'POST',
+      path: '/api/v1/location/ask-location-by-text',
+      summary: 'Text the caller how to reply with their position, in their language',
+      description:
+        'For a caller whose page cannot get positions through (mobile data fails while texts still do): ' +
+        'Locus texts them how to reply with a map pin shared from their maps app or a Plus Code, and ' +
+        'reads the reply as a location (`deliveredBy: sms`). `callerId` defaults to the number the ' +
+        'session was opened for. The session log shows `text-location-requested`. 404 for a caller ' +
+        'not of the session; 409 `sms-opted-out` when the number texted STOP; 502 `sms-failed` when ' +
+        'the provider refused the text.',
+      body: z
+        .object({
+          connectionRequestUuid: z.string().uuid(),
+          callerId: z.string().uuid().optional(),
+        })
+        .strict(),
+      responses: {
+        200: z.object({ token: z.string().uuid() }),
+        ...errors,
+        409: ErrorBody,
+        502: ErrorBody,
+      },
+    },
     requestMultipleLocations: {
       method: 'POST',
       path: '/api/v1/location/request-text-message-multiple-locations',

@@ -139,10 +139,10 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   userRoutes(app, deps);
   uscgRoutes(app, deps);
   demoRequestRoutes(app, deps);
-  devOutboxRoutes(app, deps);
   publicConfigRoutes(app, config);
   locationRoutes(app, { ...deps, realtime, hub });
   callListRoutes(app, deps);
+  devOutboxRoutes(app, { ...deps, realtime, hub });
   await twilioWebhookRoutes(app, { ...deps, realtime, hub });
 
   await registerQueueBoard(app, queues.all, queueBoardAccess(db));

@@ -12,6 +12,8 @@ export const sourceColours: Record<LocationSource, string> = {
 const staleColour = '#868e96';
 /** Ring of a fix that reached us late (it waited on the phone while the network was down). */
 const delayedColour = '#e67700';
+/** A fix the caller texted back (their page could not get it through). */
+const textedColour = '#6741d9';
 
 const phoneGlyph =
   '<g transform="translate(8 7) scale(0.75)" fill="none" stroke="white" stroke-width="2.4" ' +
@@ -76,8 +78,48 @@ export const CallerTrail = memo(function CallerTrail({
     [locations],
   );
   const outages = useMemo(() => delayedRuns(locations), [locations]);
+  const texted = useMemo(() => locations.filter((fix) => fix.deliveredBy === 'sms'), [locations]);
   const latest = locations[locations.length - 1];
-  if (!latest || positions.length < 2) return null;
+  if (!latest) return null;
+  return (
+    <>
+      {/* Each fix the caller texted back: a violet ring, so nobody takes it for the page's. */}
+      {texted.map((fix) => (
+        <CircleMarker
+          key={`sms-${fix.dateTimeCaptured}`}
+          center={[fix.latitude, fix.longitude]}
+          radius={6}
+          pathOptions={{ color: textedColour, weight: 3, fillColor: '#fff', fillOpacity: 1 }}
+        >
+          <Tooltip>Location received by text · {formatUtc(fix.dateTimeCaptured)}</Tooltip>
+        </CircleMarker>
+      ))}
+      {positions.length >= 2 && (
+        <TrailLines
+          positions={positions}
+          outages={outages}
+          stale={stale}
+          colour={colour}
+          latest={latest}
+        />
+      )}
+    </>
+  );
+});
+
+function TrailLines({
+  positions,
+  outages,
+  stale,
+  colour,
+  latest,
+}: {
+  positions: LatLngTuple[];
+  outages: TrackedLocation[][];
+  stale: boolean;
+  colour?: string;
+  latest: TrackedLocation;
+}) {
   return (
     <>
       <Polyline
@@ -118,7 +160,7 @@ export const CallerTrail = memo(function CallerTrail({
       })}
     </>
   );
-});
+}
 
 /** "No new fix for 1m 20s", ticking on its own so the rest of the map does not re-render. */
 function StaleBadge({ location }: { location: TrackedLocation }) {

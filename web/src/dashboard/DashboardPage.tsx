@@ -26,6 +26,7 @@ import { usePublicConfig } from '../public-site/public-config';
 import { callerColours } from './caller-colours';
 import { LocateForm, MultiLocateToggle, TrackingControls } from './HeaderControls';
 import { NumbersPanel, type NumberRow } from './NumbersPanel';
+import { AskLocationByTextButton } from './AskLocationByText';
 import { LatestFixPanel } from './LatestFixPanel';
 import { PhonePanel } from './PhoneStatus';
 import { LogPanel } from './LogPanel';
@@ -209,10 +210,11 @@ export function DashboardPage() {
     (snapshot) => snapshot.context.requestError?.code === 'sms-opted-out',
   );
   const callers = useSelector(actor, (snapshot) => snapshot.context.callers);
-  const streamStarted = useSelector(
+  const connectionRequestUuid = useSelector(
     actor,
-    (snapshot) => snapshot.context.connectionRequestUuid !== null,
+    (snapshot) => snapshot.context.connectionRequestUuid,
   );
+  const streamStarted = connectionRequestUuid !== null;
   const multi = useSelector(actor, selectIsMulti);
   const adding = useSelector(actor, selectIsAddingNumbers);
   const callerNumbers = useSelector(actor, selectCallerNumbers);
@@ -226,8 +228,9 @@ export function DashboardPage() {
       latest: callers[row.callerId]?.locations.at(-1) ?? null,
       fixCount: callers[row.callerId]?.locations.length ?? 0,
       device: callers[row.callerId]?.device ?? null,
+      connectionRequestUuid: tracking ? connectionRequestUuid : null,
     }));
-  }, [callerRows, callers]);
+  }, [callerRows, callers, tracking, connectionRequestUuid]);
   const [numberInput, setNumberInput] = useState('');
   // Once the session exists the number has done its job; the next Locate starts empty.
   useEffect(() => {
@@ -311,6 +314,12 @@ export function DashboardPage() {
       <DetailsPanel wide={wide} status={statusLine}>
         {multi && <NumbersPanel rows={numberRows} />}
         <LatestFixPanel location={latest ?? null} />
+        {!multi && tracking && connectionRequestUuid && phoneNumber && (
+          <AskLocationByTextButton
+            connectionRequestUuid={connectionRequestUuid}
+            phoneNumber={phoneNumber}
+          />
+        )}
         {!multi && singleDevice && <PhonePanel device={singleDevice} />}
         <LogPanel
           entries={log}

@@ -95,6 +95,13 @@ export function LatestFixPanel({ location }: { location: TrackedLocation | null 
               </Text>
             </Row>
             {location.address && <Row term="Address">{location.address}</Row>}
+            {location.deliveredBy === 'sms' && (
+              <Row term="Arrived">
+                <Text component="span" size="sm" c="violet.9" fw={600} data-testid="texted-fix">
+                  By text message (the caller&apos;s page could not get through)
+                </Text>
+              </Row>
+            )}
             {location.delayMs !== undefined && (
               <Row term="Arrived">
                 <Text component="span" size="sm" c="#9c3c00" fw={600}>

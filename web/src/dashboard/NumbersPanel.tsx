@@ -2,6 +2,7 @@ import type { CallerDevice, CallerProgress, TrackedLocation } from '@locus/machi
 import { ActionIcon, Badge, Box, Group, Paper, Text, Title } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { memo, useId } from 'react';
+import { AskLocationByTextIcon } from './AskLocationByText';
 import { formatCoordinate, formatFixCount } from './format';
 import { copyFix } from './LatestFixPanel';
 import { DeviceFactsLine } from './PhoneStatus';
@@ -25,12 +26,14 @@ export interface NumberRow {
   latest: TrackedLocation | null;
   fixCount: number;
   device: CallerDevice | null;
+  /** The running session, for "Ask for location by text"; null before it exists. */
+  connectionRequestUuid: string | null;
 }
 
 /** One number: re-renders only when its own progress or newest fix changes. */
 const NumberItem = memo(
   function NumberItem({ row }: { row: NumberRow }) {
-    const { phoneNumber, progress, colour, latest, fixCount, device } = row;
+    const { phoneNumber, progress, colour, latest, fixCount, device, connectionRequestUuid } = row;
     return (
       <Box component="li" py={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
         <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -49,6 +52,13 @@ const NumberItem = memo(
             <Badge size="sm" variant="light" color={progressColours[progress]} tt="none">
               {progress}
             </Badge>
+            {connectionRequestUuid && (
+              <AskLocationByTextIcon
+                connectionRequestUuid={connectionRequestUuid}
+                callerId={row.callerId}
+                phoneNumber={phoneNumber}
+              />
+            )}
             {latest && (
               <ActionIcon
                 size="sm"
@@ -77,7 +87,8 @@ const NumberItem = memo(
     before.row.latest === after.row.latest &&
     before.row.device === after.row.device &&
     before.row.colour === after.row.colour &&
-    before.row.phoneNumber === after.row.phoneNumber,
+    before.row.phoneNumber === after.row.phoneNumber &&
+    before.row.connectionRequestUuid === after.row.connectionRequestUuid,
 );
 
 /**

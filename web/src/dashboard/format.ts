@@ -76,7 +76,8 @@ export function formatFixForCopy(location: TrackedLocation): string {
   return (
     `${formatCoordinate(location.latitude)}, ${formatCoordinate(location.longitude)} ` +
     `${formatAccuracy(location.uncertaintyRadiusInMeters)} ` +
-    `(${location.capturedFromSource}, ${formatUtc(location.dateTimeCaptured)})`
+    `(${location.capturedFromSource}${location.deliveredBy === 'sms' ? ' by SMS reply' : ''}, ` +
+    `${formatUtc(location.dateTimeCaptured)})`
   );
 }
 

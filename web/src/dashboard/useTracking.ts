@@ -81,7 +81,10 @@ function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEven
         from: phoneNumber,
         body: frame.data.body,
         callerId: frame.data.callerId,
+        ...(frame.data.location ? { location: frame.data.location } : {}),
       };
+    case 'text-location-requested':
+      return { type: 'LIVE.TEXT_LOCATION_REQUESTED', callerId: frame.data.callerId };
   }
 }
 

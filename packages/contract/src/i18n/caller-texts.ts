@@ -148,7 +148,7 @@ const en: CallerTexts = {
     allowHint: 'If your phone asks, tap Allow.',
     sharingTitle: 'Sharing your location',
     sharingBody: 'Keep this page open. Your location updates as you move.',
-    accuracy: (meters) => `Accuracy: ± ${meters} m`,
+    accuracy: (meters) => `Accuracy: ±\u00a0${meters}\u00a0m`,
     lastUpdate: (time) => `Last update: ${time}`,
     connecting: 'Connecting…',
     connected: 'Connected',
@@ -243,7 +243,7 @@ const es: CallerTexts = {
     allowHint: 'Si su teléfono se lo pregunta, toque Permitir.',
     sharingTitle: 'Compartiendo su ubicación',
     sharingBody: 'Mantenga esta página abierta. Su ubicación se actualiza a medida que se mueve.',
-    accuracy: (meters) => `Precisión: ± ${meters} m`,
+    accuracy: (meters) => `Precisión: ±\u00a0${meters}\u00a0m`,
     lastUpdate: (time) => `Última actualización: ${time}`,
     connecting: 'Conectando…',
     connected: 'Conectado',
@@ -342,7 +342,7 @@ const fr: CallerTexts = {
     sharingTitle: 'Votre position est partagée',
     sharingBody:
       'Gardez cette page ouverte. Votre position se met à jour quand vous vous déplacez.',
-    accuracy: (meters) => `Précision\u00a0: ± ${meters} m`,
+    accuracy: (meters) => `Précision\u00a0: ±\u00a0${meters}\u00a0m`,
     lastUpdate: (time) => `Dernière mise à jour\u00a0: ${time}`,
     connecting: 'Connexion…',
     connected: 'Connecté',
@@ -405,7 +405,7 @@ const fr: CallerTexts = {
     textFallbackBody: 'Votre position ne passe pas par internet. Un SMS peut passer.',
     sendByTextButton: 'Envoyer ma position par SMS',
     sendByTextHint:
-      'Votre application de messages s’ouvre avec le texte prêt : appuyez sur Envoyer.',
+      'Votre application de messages s’ouvre avec le texte prêt\u00a0: appuyez sur Envoyer.',
   },
 };
 
@@ -440,7 +440,7 @@ const zh: CallerTexts = {
     allowHint: '如果手机询问，请点按“允许”。',
     sharingTitle: '正在分享您的位置',
     sharingBody: '请保持此页面打开。您移动时，位置会随之更新。',
-    accuracy: (meters) => `精度：± ${meters} 米`,
+    accuracy: (meters) => `精度：±\u00a0${meters}\u00a0米`,
     lastUpdate: (time) => `最后更新：${time}`,
     connecting: '正在连接…',
     connected: '已连接',

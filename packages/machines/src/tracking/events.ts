@@ -16,6 +16,14 @@ export interface TrackedLocation {
   dateTimeCaptured: string;
   /** Set when the fix reached the server late (it waited on the phone): how late, in ms. */
   delayMs?: number;
+  /** `sms`: the caller texted it back because their page could not get it through. */
+  deliveredBy?: 'sms';
+}
+
+/** What became of the location in a text the caller sent (the contract's `sms-received.location`). */
+export interface TextedLocationOutcome {
+  outcome: 'mapped' | 'duplicate' | 'not-mapped';
+  reason?: string;
 }
 
 /** What the caller's phone says about itself (the contract's `caller-device`). */
@@ -105,6 +113,14 @@ export type TrackingEvent =
   | { type: 'LIVE.DEVICE'; callerId: string; device: CallerDevice }
   | { type: 'LIVE.SHARING'; callerId: string; sharing: boolean }
   | { type: 'LIVE.SHARING_ERROR'; callerId: string; message: string }
-  | { type: 'LIVE.SMS_RECEIVED'; from: string; body: string; callerId?: string }
+  | {
+      type: 'LIVE.SMS_RECEIVED';
+      from: string;
+      body: string;
+      callerId?: string;
+      location?: TextedLocationOutcome;
+    }
+  /** A dispatcher asked the caller by text to reply with their position. */
+  | { type: 'LIVE.TEXT_LOCATION_REQUESTED'; callerId: string }
   | { type: 'LIVE.SMS_STATUS'; callerId: string; status: SmsDeliveryStatus }
   | { type: 'LIVE.SESSION_CLOSED'; reason: SessionClosedReason };

@@ -248,6 +248,41 @@ describe('the tracking machine', () => {
     );
   });
 
+  it('logs each location the caller texted back, and what became of a text that held one', async () => {
+    const { actor, settle, snapshot } = start({});
+    actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });
+    await settle();
+    const texted: TrackedLocation = { ...at(4), deliveredBy: 'sms' };
+    actor.send({ type: 'LIVE.TEXT_LOCATION_REQUESTED', callerId: 'c1' });
+    actor.send({ type: 'LIVE.LOCATION', callerId: 'c1', location: at(2) });
+    actor.send({ type: 'LIVE.LOCATION', callerId: 'c1', location: texted });
+    const sms = (
+      body: string,
+      location?: { outcome: 'mapped' | 'duplicate' | 'not-mapped'; reason?: string },
+    ) =>
+      actor.send({
+        type: 'LIVE.SMS_RECEIVED',
+        from: '+12025550123',
+        body,
+        callerId: 'c1',
+        location,
+      });
+    sms('LOC 1', { outcome: 'mapped' });
+    sms('LOC 2', { outcome: 'duplicate' });
+    sms('LOC 3', { outcome: 'not-mapped', reason: 'Latitude 123.4 is out of range.' });
+    sms('hello');
+    expect(snapshot().context.callers.c1!.locations.at(-1)).toEqual(texted);
+    expect(messages(snapshot()).slice(1)).toEqual([
+      'Automatic location lookup succeeded',
+      'Asked the caller for their location by text',
+      'Location received by text',
+      'SMS Received: LOC 1',
+      "SMS Received: LOC 2 (location already received from the caller's page)",
+      'SMS Received: LOC 3 (location not mapped: Latitude 123.4 is out of range.)',
+      'SMS Received: hello',
+    ]);
+  });
+
   it("keeps what the caller's phone last said about itself", async () => {
     const { actor, settle, snapshot } = start({});
     actor.send({ type: 'LOCATE', phoneNumber: '+12025550123' });

@@ -10,6 +10,7 @@ import type {
   SmsDeliveryStatus,
   SessionCallerNumber,
   SmsLanguage,
+  TextedLocationOutcome,
   TrackedLocation,
   TrackingEvent,
 } from './events';
@@ -122,6 +123,15 @@ const withCaller = (
 });
 
 const delayedMessage = "Delayed locations received (taken while the caller's phone was offline)";
+const textedMessage = 'Location received by text';
+
+/** The log's line for a text the caller sent, with what became of a location in it. */
+function smsReceivedMessage(body: string, location: TextedLocationOutcome | undefined): string {
+  if (!location || location.outcome === 'mapped') return `SMS Received: ${body}`;
+  if (location.outcome === 'duplicate')
+    return `SMS Received: ${body} (location already received from the caller's page)`;
+  return `SMS Received: ${body} (location not mapped: ${location.reason ?? 'unreadable'})`;
+}
 
 const capturedAt = (location: TrackedLocation): number => Date.parse(location.dateTimeCaptured);
 
@@ -245,10 +255,13 @@ export const trackingMachine = setup({
       // Once per outage, not per fix: the first late fix after one that came on time.
       const lateAfterOnTime =
         event.location.delayMs !== undefined && locations[at - 1]?.delayMs === undefined;
+      const messages = [
+        ...(lateAfterOnTime ? [entry(delayedMessage, event.callerId)] : []),
+        // Every one: each is a text the caller sent by hand.
+        ...(event.location.deliveredBy === 'sms' ? [entry(textedMessage, event.callerId)] : []),
+      ];
       return {
-        log: lateAfterOnTime
-          ? [...context.log, entry(delayedMessage, event.callerId)]
-          : context.log,
+        log: messages.length > 0 ? [...context.log, ...messages] : context.log,
         // SPEC.md §4: a new location sets the caller connected, sharing and focused.
         callers: withCaller(context, event.callerId, {
           connected: true,
@@ -298,7 +311,14 @@ export const trackingMachine = setup({
     }),
     onSmsReceived: assign(({ context, event }) => {
       if (event.type !== 'LIVE.SMS_RECEIVED') return {};
-      return { log: [...context.log, entry(`SMS Received: ${event.body}`, event.callerId)] };
+      const message = smsReceivedMessage(event.body, event.location);
+      return { log: [...context.log, entry(message, event.callerId)] };
+    }),
+    onTextLocationRequested: assign(({ context, event }) => {
+      if (event.type !== 'LIVE.TEXT_LOCATION_REQUESTED') return {};
+      return {
+        log: [...context.log, entry('Asked the caller for their location by text', event.callerId)],
+      };
     }),
     onSmsStatus: assign(({ context, event }) => {
       if (event.type !== 'LIVE.SMS_STATUS') return {};
@@ -400,6 +420,7 @@ export const trackingMachine = setup({
         'LIVE.SHARING': { actions: 'onSharing' },
         'LIVE.SHARING_ERROR': { actions: 'onSharingError' },
         'LIVE.SMS_RECEIVED': { actions: 'onSmsReceived' },
+        'LIVE.TEXT_LOCATION_REQUESTED': { actions: 'onTextLocationRequested' },
         'LIVE.SMS_STATUS': { actions: 'onSmsStatus' },
         'LIVE.SESSION_CLOSED': { actions: 'onSessionClosed' },
         DISMISS_MODAL: { actions: assign({ modal: null }) },

@@ -330,6 +330,39 @@ export async function insertLinkAndSms(
   });
 }
 
+/**
+ * A text to a caller that carries no link (e.g. "Ask for location by text"), written only while
+ * the session is active. Returns the message's id, or null when the session has ended.
+ */
+export async function insertCallerSms(
+  db: Database,
+  input: { sessionId: string; caller: CallerRow; body: string },
+): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const session = await trx
+      .selectFrom('tracking_sessions')
+      .select('status')
+      .where('id', '=', input.sessionId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (session?.status !== 'active') return null;
+    const sms = await trx
+      .insertInto('sms_messages')
+      .values({
+        direction: 'outbound',
+        session_id: input.sessionId,
+        caller_id: input.caller.id,
+        phone_number: input.caller.phoneNumber,
+        body: input.body,
+        language: input.caller.language,
+        status: 'queued',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return sms.id;
+  });
+}
+
 export async function findSmsStatus(
   db: Database,
   smsId: string,

@@ -4,6 +4,7 @@ import { registerContract } from '../../http/contract-routes';
 import { requireUser } from '../auth/guard';
 import {
   activeSession,
+  askLocationByText,
   callerLink,
   completeSession,
   latestLocation,
@@ -33,6 +34,15 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
         await requireUser(request),
         body.connectionRequestUuid,
         body.language,
+      ),
+    }),
+    askLocationByText: async ({ body }, { request }) => ({
+      status: 200,
+      body: await askLocationByText(
+        deps,
+        await requireUser(request),
+        body.connectionRequestUuid,
+        body.callerId,
       ),
     }),
     requestMultipleLocations: async ({ body }, { request }) => ({

@@ -36,6 +36,7 @@ import {
   findTeam,
   findVisibleSession,
   insertDispatcherToken,
+  insertCallerSms,
   insertLinkAndSms,
   insertLookup,
   isClearedDomain,
@@ -271,6 +272,18 @@ async function textCaller(
     locationType: 'TEXT_MESSAGE',
     requestError: null,
   });
+  return sendText(deps, target, smsId);
+}
+
+/**
+ * `sms.send` for a written text, and a short wait for the provider's answer so that a refusal
+ * reaches the dispatcher; a late answer is still reported to the session.
+ */
+async function sendText(
+  deps: TrackingDeps,
+  target: { sessionId: string; callerId: string },
+  smsId: string,
+): Promise<TextOutcome> {
   const outcome = await deps.queues.enqueueAndWait(
     'smsSend',
     { smsId },
@@ -287,6 +300,49 @@ async function textCaller(
   }
   const status = await reportSmsOutcome(deps, target, smsId);
   return { status: status === 'delivered' ? 'sent' : status, smsId };
+}
+
+/**
+ * "Ask for location by text": when the caller's page cannot get positions through, the caller is
+ * texted, in their language, how to reply with one (a pin shared from their maps app, or a Plus
+ * Code); `sms/service.ts` reads the reply. The session log shows it was asked.
+ */
+export async function askLocationByText(
+  deps: TrackingDeps,
+  principal: Principal,
+  sessionId: string,
+  callerId: string | undefined,
+): Promise<{ token: string }> {
+  const session = await visibleSession(deps, principal, sessionId, { active: true });
+  await requireLocatingAllowed(deps, principal);
+  const caller = callerId
+    ? (await findCallers(deps.db, session.id)).find((row) => row.id === callerId)
+    : await findFirstCaller(deps.db, session.id);
+  if (!caller) throw new ApiError(404, 'not-found', 'There is no such caller in this session.');
+  if (await isOptedOut(deps.db, caller.phoneNumber))
+    throw new ApiError(
+      409,
+      'sms-opted-out',
+      'This number replied STOP: Locus cannot text it until it replies START.',
+    );
+  const smsId = await insertCallerSms(deps.db, {
+    sessionId: session.id,
+    caller,
+    body: callerTexts[caller.language].smsAskLocation,
+  });
+  if (!smsId) throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  const target = { sessionId: session.id, callerId: caller.id };
+  await publishSessionEvent(deps.realtime, target, 'text-location-requested', {});
+  const sent = await sendText(deps, target, smsId);
+  if (sent.status === 'opted-out')
+    throw new ApiError(
+      409,
+      'sms-opted-out',
+      'This number replied STOP: Locus cannot text it until it replies START.',
+    );
+  if (sent.status === 'failed')
+    throw new ApiError(502, 'sms-failed', 'The text message could not be sent to this number.');
+  return { token: smsId };
 }
 
 /**
@@ -492,7 +548,11 @@ export async function callerLink(deps: TrackingDeps, token: string): Promise<Cal
 
 /** The number a caller can text a location back to: the one that texted them, when known. */
 function textBackNumber(config: TrackingDeps['config']): string | null {
-  if (config.SMS_PROVIDER === 'twilio') return config.TWILIO_FROM ?? null;
+  // A Messaging Service sid (MG…) is not a number a phone can text.
+  if (config.SMS_PROVIDER === 'twilio')
+    return config.TWILIO_FROM && /^\+\d{6,15}$/.test(config.TWILIO_FROM)
+      ? config.TWILIO_FROM
+      : null;
   // The outbox sends nothing, so nothing can answer outside a demo (see the dev outbox).
   return config.NODE_ENV === 'production' ? null : config.OUTBOX_SMS_NUMBER;
 }

@@ -10,6 +10,7 @@ import { zodIssues } from '../../http/errors';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { checkFix } from './fix-validation';
+import { textedSecond, type TextMarks } from './sequencer';
 import { sequence } from './session-publisher';
 
 type Grant = { sessionId: string; callerId: string };
@@ -225,10 +226,13 @@ export class CallerConnection {
     const { fix, location, delayMs } = checked;
     const { sessionId, callerId } = this.grant;
     const body = JSON.stringify(locationBody(sessionId, callerId, location, delayMs));
-    const seq = await this.sequence('new-location-available', body, {
-      key: callerId,
-      capturedAt: fix.capturedAt,
-    });
+    const seq = await this.sequence(
+      'new-location-available',
+      body,
+      { key: callerId, capturedAt: fix.capturedAt },
+      // Already here if the caller texted it back while the internet failed.
+      { check: textedSecond(callerId, fix.capturedAt) },
+    );
     if (seq === 0) {
       this.context.metrics.fixesDuplicate.inc();
     } else {
@@ -277,8 +281,9 @@ export class CallerConnection {
     event: SessionEventName,
     bodyJson: string,
     dedupe?: { key: string; capturedAt: number },
+    textMarks?: TextMarks,
   ): Promise<number> {
-    return sequence(this.context, this.grant.sessionId, event, bodyJson, dedupe);
+    return sequence(this.context, this.grant.sessionId, event, bodyJson, dedupe, textMarks);
   }
 
   private onClose(): void {

@@ -64,6 +64,8 @@ export function locationBody(
   },
   /** Only for a fix that arrived late; absent otherwise, to keep every other frame as it was. */
   delayMs?: number | null,
+  /** Only for a fix the caller texted back; absent otherwise. */
+  deliveredBy?: 'sms' | null,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     sessionId,
@@ -77,5 +79,6 @@ export function locationBody(
     dateTimeCaptured: location.dateTimeCaptured,
   };
   if (delayMs !== undefined && delayMs !== null) body.delayMs = delayMs;
+  if (deliveredBy) body.deliveredBy = deliveredBy;
   return body;
 }

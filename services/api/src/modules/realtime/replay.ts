@@ -41,6 +41,7 @@ export async function replaySince(
                       dateTimeCaptured: row.fix.capturedAt.toISOString(),
                     },
                     row.fix.delayMs,
+                    row.fix.deliveredBy,
                   ),
                 ),
               )

@@ -18,6 +18,8 @@ export interface FixRow {
   receivedAt: Date;
   /** How long the fix waited on the phone, when it arrived late; see `realtimeLimits`. */
   delayMs?: number | null;
+  /** `sms`: the caller texted it back (see text-location.ts). */
+  deliveredBy?: 'sms' | null;
 }
 
 export interface EventRow {
@@ -37,14 +39,14 @@ export async function insertFixes(db: Database, rows: FixRow[]): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     insert into location_fixes
-      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, address, source, captured_at, received_at, delay_ms)
+      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, address, source, captured_at, received_at, delay_ms, delivered_by)
     select * from unnest(
       ${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.callerId)}::uuid[],
       ${rows.map((r) => r.latitude)}::float8[], ${rows.map((r) => r.longitude)}::float8[],
       ${rows.map((r) => r.uncertaintyRadiusM)}::float8[], ${rows.map((r) => r.altitude)}::float8[],
       ${rows.map((r) => r.heading)}::float8[], ${rows.map((r) => r.speed)}::float8[], ${rows.map((r) => r.address ?? null)}::text[], ${rows.map((r) => r.source)}::text[],
       ${rows.map((r) => r.capturedAt)}::timestamptz[], ${rows.map((r) => r.receivedAt)}::timestamptz[],
-      ${rows.map((r) => r.delayMs ?? null)}::int[]
+      ${rows.map((r) => r.delayMs ?? null)}::int[], ${rows.map((r) => r.deliveredBy ?? null)}::text[]
     )
     on conflict (session_id, seq) do nothing
   `.execute(db);
@@ -114,6 +116,7 @@ export async function persistedEvents(
       'source',
       'captured_at',
       'delay_ms',
+      'delivered_by',
     ])
     .where('session_id', '=', sessionId)
     .where('seq', '>', afterSeq)
@@ -145,6 +148,7 @@ export async function persistedEvents(
         source: row.source as FixRow['source'],
         capturedAt: row.captured_at,
         delayMs: row.delay_ms,
+        deliveredBy: row.delivered_by === 'sms' ? ('sms' as const) : null,
       },
     })),
     ...events.map((row) => ({

@@ -6,17 +6,24 @@ import { framePieces } from './frames';
  * Assigns the next sequence number of a session, appends the frame to the session's capped
  * replay stream and publishes it, atomically in one round trip. With a dedupe key (a caller id)
  * and a capture time, a fix that is not newer than that caller's last one is dropped (returns 0):
- * SPEC.md §4 dedupes locations by capture time. Returns -1 when the session's counter is not in
+ * SPEC.md §4 dedupes locations by capture time. A fix the caller texted back marks its caller and
+ * capture second (`textMarks.mark`); a fix of the same caller and second, from the page or texted
+ * again (`textMarks.check`), is then a duplicate too (returns 0). Returns -1 when the session's counter is not in
  * Redis (expired, or Redis lost its data): the caller must seed it from Postgres and retry, so a
  * sequence number is never handed out twice.
  */
 const PUBLISH_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if ARGV[8] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[8]) == 1 then return 0 end
 if ARGV[4] ~= '' then
   local previous = redis.call('HGET', KEYS[3], ARGV[4])
   if previous and tonumber(previous) >= tonumber(ARGV[5]) then return 0 end
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
   redis.call('EXPIRE', KEYS[3], ARGV[7])
+end
+if ARGV[9] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[9], '1')
+  redis.call('EXPIRE', KEYS[4], ARGV[7])
 end
 local seq = redis.call('INCR', KEYS[1])
 local frame = ARGV[2] .. seq .. ARGV[3]
@@ -44,6 +51,7 @@ type SequencedRedis = Redis & {
     seqKey: string,
     streamKey: string,
     lastCaptureKey: string,
+    textedKey: string,
     channel: string,
     prefix: string,
     suffix: string,
@@ -51,9 +59,25 @@ type SequencedRedis = Redis & {
     capturedAt: string,
     maxLen: number,
     ttl: number,
+    textedCheck: string,
+    textedMark: string,
   ): Promise<number>;
   locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
 };
+
+/**
+ * Dedupe between the page and text messages, by caller and capture second (a text carries its
+ * fix's time to the second): `check` drops the fix when that second was texted back already,
+ * `mark` records it.
+ */
+export interface TextMarks {
+  check?: string;
+  mark?: string;
+}
+
+/** The field naming one caller's capture second, for {@link TextMarks}. */
+export const textedSecond = (callerId: string, capturedAt: number): string =>
+  `${callerId}:${Math.floor(capturedAt / 1000)}`;
 
 export class SessionKeys {
   constructor(private readonly prefix: string) {}
@@ -61,6 +85,8 @@ export class SessionKeys {
   seq = (sessionId: string) => `${this.prefix}session:{${sessionId}}:seq`;
   stream = (sessionId: string) => `${this.prefix}session:{${sessionId}}:events`;
   lastCapture = (sessionId: string) => `${this.prefix}session:{${sessionId}}:last-capture`;
+  /** Fields `<callerId>:<capture second>` of fixes texted back (see `textedSecond`). */
+  texted = (sessionId: string) => `${this.prefix}session:{${sessionId}}:texted`;
   channel = (sessionId: string) => `${this.prefix}session:{${sessionId}}`;
   /** Every instance listens here to close the sockets of a session that has ended. */
   sessionEnded = () => `${this.prefix}control:session-ended`;
@@ -76,7 +102,7 @@ export class Sequencer {
     readonly keys: SessionKeys,
     private readonly options: { streamMaxLen: number; ttlSeconds: number },
   ) {
-    redis.defineCommand('locusPublish', { numberOfKeys: 3, lua: PUBLISH_SCRIPT });
+    redis.defineCommand('locusPublish', { numberOfKeys: 4, lua: PUBLISH_SCRIPT });
     redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
     this.redis = redis as SequencedRedis;
   }
@@ -98,12 +124,14 @@ export class Sequencer {
     event: SessionEventName,
     bodyJson: string,
     dedupe?: { key: string; capturedAt: number },
+    textMarks?: TextMarks,
   ): Promise<number> {
     const [prefix, suffix] = framePieces(event, bodyJson);
     return this.redis.locusPublish(
       this.keys.seq(sessionId),
       this.keys.stream(sessionId),
       this.keys.lastCapture(sessionId),
+      this.keys.texted(sessionId),
       this.keys.channel(sessionId),
       prefix,
       suffix,
@@ -111,6 +139,8 @@ export class Sequencer {
       dedupe ? String(dedupe.capturedAt) : '',
       this.options.streamMaxLen,
       this.options.ttlSeconds,
+      textMarks?.check ?? '',
+      textMarks?.mark ?? '',
     );
   }
 

@@ -2,6 +2,7 @@ import type { Location, SessionEventName } from '@locus/contract';
 import type { RealtimeContext } from './context';
 import { locationBody } from './frames';
 import { lastPersistedSeq } from './repo';
+import { textedSecond, type TextMarks } from './sequencer';
 
 type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'metrics'>;
 
@@ -16,12 +17,13 @@ export async function sequence(
   event: SessionEventName,
   bodyJson: string,
   dedupe?: { key: string; capturedAt: number },
+  textMarks?: TextMarks,
 ): Promise<number> {
-  const seq = await context.sequencer.publish(sessionId, event, bodyJson, dedupe);
+  const seq = await context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks);
   if (seq !== -1) return seq;
   await context.writer.flush();
   await context.sequencer.seed(sessionId, await lastPersistedSeq(context.db, sessionId));
-  return context.sequencer.publish(sessionId, event, bodyJson, dedupe);
+  return context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks);
 }
 
 /** A session event that is not a fix: published, then queued for `session_events`. */
@@ -68,6 +70,56 @@ export async function publishServerFix(
     source: location.capturedFromSource,
     capturedAt: new Date(capturedAt),
     receivedAt: new Date(),
+  });
+  return seq;
+}
+
+/**
+ * A fix the caller texted back (their page's prefilled text, a map link, coordinates or a Plus
+ * Code): published, delivered and stored like the page's, marked `deliveredBy: sms`. With a
+ * capture time from the text (`timed`), the caller's capture second is marked, so the same fix
+ * arriving later from the page (or texted twice) is a duplicate; the caller must already have
+ * checked that the page had not sent it first (see `pageFixInSecond`). Without one, it is stored
+ * as received. Returns the seq, or 0 for a duplicate.
+ */
+export async function publishTextedFix(
+  context: Context,
+  target: { sessionId: string; callerId: string },
+  location: Location,
+  timed: boolean,
+): Promise<number> {
+  const capturedAt = Date.parse(location.dateTimeCaptured);
+  const body = JSON.stringify(
+    locationBody(target.sessionId, target.callerId, location, null, 'sms'),
+  );
+  const second = textedSecond(target.callerId, capturedAt);
+  const seq = await sequence(
+    context,
+    target.sessionId,
+    'new-location-available',
+    body,
+    undefined,
+    timed ? { check: second, mark: second } : undefined,
+  );
+  if (seq === 0) {
+    context.metrics.fixesDuplicate.inc();
+    return 0;
+  }
+  context.metrics.fixesAccepted.inc();
+  context.writer.addFix({
+    ...target,
+    seq,
+    latitude: location.latitude,
+    longitude: location.longitude,
+    uncertaintyRadiusM: location.uncertaintyRadiusInMeters,
+    altitude: location.altitude,
+    heading: null,
+    speed: null,
+    address: null,
+    source: location.capturedFromSource,
+    capturedAt: new Date(capturedAt),
+    receivedAt: new Date(),
+    deliveredBy: 'sms',
   });
   return seq;
 }

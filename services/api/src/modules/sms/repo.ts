@@ -1,25 +1,76 @@
 import type { Database } from '@locus/db';
 import { sql } from 'kysely';
 
+/** A caller of an active session that Locus texted from this number. */
+export interface TextedCaller {
+  sessionId: string;
+  callerId: string;
+  language: string;
+  /** The caller's text code (see text-location.ts in the contract). */
+  textCode: string;
+}
+
 /**
- * The caller a text from this number answers: the one Locus last texted, if that session is
- * still active. A session that never texted the number (or another team's) never sees it.
+ * The callers a text from this number may answer: those Locus texted at this number whose
+ * session is still active, the most recently texted first. A session that never texted the
+ * number (or another team's) never sees it.
  */
-export async function findActiveCallerByPhone(
+export async function findActiveCallersByPhone(
   db: Database,
   phoneNumber: string,
-): Promise<{ sessionId: string; callerId: string; language: string } | undefined> {
-  const row = await db
+): Promise<TextedCaller[]> {
+  return db
     .selectFrom('sms_messages as m')
     .innerJoin('session_callers as c', 'c.id', 'm.caller_id')
-    .innerJoin('tracking_sessions as s', 's.id', 'm.session_id')
-    .select(['c.session_id as sessionId', 'c.id as callerId', 'c.language', 's.status'])
+    .innerJoin('tracking_sessions as s', 's.id', 'c.session_id')
+    .select([
+      'c.session_id as sessionId',
+      'c.id as callerId',
+      'c.language',
+      'c.text_code as textCode',
+    ])
     .where('m.phone_number', '=', phoneNumber)
     .where('m.direction', '=', 'outbound')
-    .orderBy('m.created_at', 'desc')
+    .where('s.status', '=', 'active')
+    .groupBy(['c.session_id', 'c.id', 'c.language', 'c.text_code'])
+    .orderBy(sql`max(m.created_at)`, 'desc')
+    .limit(20)
+    .execute();
+}
+
+/** Where this caller was last seen: the reference a short Plus Code is read against. */
+export async function lastKnownPosition(
+  db: Database,
+  callerId: string,
+): Promise<{ latitude: number; longitude: number } | null> {
+  const row = await db
+    .selectFrom('location_fixes')
+    .select(['latitude', 'longitude'])
+    .where('caller_id', '=', callerId)
+    .orderBy('captured_at', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  if (!row || row.status !== 'active') return undefined;
-  return { sessionId: row.sessionId, callerId: row.callerId, language: row.language };
+  return row ?? null;
+}
+
+/** True when the caller's page already delivered a fix taken in this second (a text repeats it). */
+export async function pageFixInSecond(
+  db: Database,
+  callerId: string,
+  capturedAt: number,
+): Promise<boolean> {
+  const start = Math.floor(capturedAt / 1000) * 1000;
+  const row = await db
+    .selectFrom('location_fixes')
+    .select('seq')
+    .where('caller_id', '=', callerId)
+    .where('delivered_by', 'is', null)
+    .where('source', '=', 'TEXT_MESSAGE')
+    .where('captured_at', '>=', new Date(start))
+    .where('captured_at', '<', new Date(start + 1000))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The language Locus last texted this number in, for automatic replies. */
@@ -37,6 +88,11 @@ export async function lastLanguageTexted(
   return row?.language ?? null;
 }
 
+/**
+ * Records an inbound text once: Twilio retries a webhook it got no answer to. Answers the row,
+ * whether it is new, and whether an earlier delivery was handled to the end (its `note` is set):
+ * a retry of one that failed half-way is handled again.
+ */
 export async function insertInboundSms(
   db: Database,
   input: {
@@ -46,7 +102,7 @@ export async function insertInboundSms(
     sessionId: string | null;
     callerId: string | null;
   },
-): Promise<boolean> {
+): Promise<{ id: string; fresh: boolean; handled: boolean }> {
   const inserted = await db
     .insertInto('sms_messages')
     .values({
@@ -59,13 +115,24 @@ export async function insertInboundSms(
       session_id: input.sessionId,
       caller_id: input.callerId,
     })
-    // Twilio retries a webhook it got no answer to: the same message is recorded once.
     .onConflict((oc) =>
       oc.column('provider_message_id').where('provider_message_id', 'is not', null).doNothing(),
     )
     .returning('id')
     .executeTakeFirst();
-  return inserted !== undefined;
+  if (inserted) return { id: inserted.id, fresh: true, handled: false };
+  const existing = await db
+    .selectFrom('sms_messages')
+    .select(['id', 'note'])
+    .where('provider_message_id', '=', input.providerMessageId)
+    .where('direction', '=', 'inbound')
+    .executeTakeFirstOrThrow();
+  return { id: existing.id, fresh: false, handled: existing.note !== null };
+}
+
+/** What an inbound text became (a location, a duplicate, why not): the end of its handling. */
+export async function setInboundNote(db: Database, smsId: string, note: string): Promise<void> {
+  await db.updateTable('sms_messages').set({ note }).where('id', '=', smsId).execute();
 }
 
 /**

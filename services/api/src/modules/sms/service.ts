@@ -1,14 +1,18 @@
 import { callerTexts, SmsLanguage } from '@locus/contract';
 import type { TrackingDeps } from '../location/service';
 import { publishSessionEvent } from '../realtime/session-publisher';
+import { parseTextLocation, type ParsedTextLocation } from './location-text/parse';
 import {
   applyDeliveryStatus,
-  findActiveCallerByPhone,
+  findActiveCallersByPhone,
   insertInboundSms,
+  lastKnownPosition,
   lastLanguageTexted,
   optIn,
   optOut,
+  setInboundNote,
 } from './repo';
+import { inboundNote, locateFromText, pickCaller } from './text-location';
 
 // The keywords carriers and Twilio treat as opt-out, help and opt-in (CTIA).
 const stopWords = new Set([
@@ -24,24 +28,36 @@ const stopWords = new Set([
 const helpWords = new Set(['HELP', 'INFO']);
 const startWords = new Set(['START', 'UNSTOP', 'YES']);
 
+const keywordOf = (body: string) => body.trim().toUpperCase();
+const isKeyword = (keyword: string) =>
+  stopWords.has(keyword) || helpWords.has(keyword) || startWords.has(keyword);
+
 /**
  * A text from a phone. STOP opts the number out and revokes its links; HELP is answered; START
- * opts back in. Whatever it says, the dispatcher tracking that number sees it ("SMS Received").
- * Returns the automatic reply, if any.
+ * opts back in. A text holding a position (the page's "LOC …" text, coordinates, a geo: URI, a
+ * map link, a Plus Code) becomes a fix of the caller it answers. Whatever it says, the dispatcher
+ * tracking that number sees it ("SMS Received"), with what became of its location. Returns the
+ * automatic reply, if any.
  */
 export async function receiveSms(
   deps: TrackingDeps,
   message: { from: string; body: string; messageSid: string | null },
 ): Promise<string | null> {
-  const caller = await findActiveCallerByPhone(deps.db, message.from);
-  const fresh = await insertInboundSms(deps.db, {
+  const now = Date.now();
+  const keyword = keywordOf(message.body);
+  const callers = await findActiveCallersByPhone(deps.db, message.from);
+  const reference = callers[0] ? await lastKnownPosition(deps.db, callers[0].callerId) : null;
+  const parsed: ParsedTextLocation = isKeyword(keyword)
+    ? { kind: 'none' }
+    : parseTextLocation(message.body, { now, reference });
+  const { caller, unknownCode } = pickCaller(callers, parsed);
+  const row = await insertInboundSms(deps.db, {
     phoneNumber: message.from,
     body: message.body,
     providerMessageId: message.messageSid,
     sessionId: caller?.sessionId ?? null,
     callerId: caller?.callerId ?? null,
   });
-  const keyword = message.body.trim().toUpperCase();
   const language = SmsLanguage.catch('en').parse(
     caller?.language ?? (await lastLanguageTexted(deps.db, message.from)),
   );
@@ -54,14 +70,26 @@ export async function receiveSms(
   } else if (startWords.has(keyword)) {
     await optIn(deps.db, message.from);
   }
-  // A webhook Twilio retries is recorded and shown once.
-  if (fresh && caller)
+  // A webhook Twilio retries is handled once (again only if the first try failed half-way).
+  if (row.handled) return reply;
+  const located = caller ? await locateFromText(deps, caller, parsed, { now, unknownCode }) : null;
+  if (caller)
     await publishSessionEvent(
       deps.realtime,
       { sessionId: caller.sessionId, callerId: caller.callerId },
       'sms-received',
-      { body: message.body.slice(0, 1600) },
+      {
+        body: message.body.slice(0, 1600),
+        ...(located
+          ? {
+              location: located.reason
+                ? { outcome: located.outcome, reason: located.reason.slice(0, 200) }
+                : { outcome: located.outcome },
+            }
+          : {}),
+      },
     );
+  await setInboundNote(deps.db, row.id, inboundNote(located, caller !== undefined, parsed));
   return reply;
 }
 

@@ -1,0 +1,90 @@
+import type { Location } from '@locus/contract';
+import { publishTextedFix } from '../realtime/session-publisher';
+import type { TrackingDeps } from '../location/service';
+import type { ParsedTextLocation } from './location-text/parse';
+import { pageFixInSecond, type TextedCaller } from './repo';
+
+/**
+ * The radius drawn for a texted position that says nothing of its accuracy (a map link, plain
+ * coordinates): wide on purpose, so that nobody searches a 5-metre circle around a shared pin.
+ */
+export const unknownTextAccuracyM = 100;
+
+/** What a text became as a location, for the dispatcher's log (`sms-received.location`). */
+export type TextLocationOutcome =
+  | { outcome: 'mapped' | 'duplicate'; reason?: undefined }
+  | { outcome: 'not-mapped'; reason: string };
+
+/**
+ * The caller a location text answers. A text code picks among the callers Locus texted at the
+ * sender's number; a code that none of them has maps nothing (it still reaches the most recent
+ * one's log, for the dispatcher to read). Codes are random and only matched among the sender's
+ * own callers, so guessing one tells nobody anything.
+ */
+export function pickCaller(
+  callers: TextedCaller[],
+  parsed: ParsedTextLocation,
+): { caller: TextedCaller | undefined; unknownCode: boolean } {
+  const code = parsed.kind === 'none' ? null : parsed.code;
+  if (!code) return { caller: callers[0], unknownCode: false };
+  const match = callers.find((caller) => caller.textCode === code);
+  return match ? { caller: match, unknownCode: false } : { caller: callers[0], unknownCode: true };
+}
+
+/**
+ * Maps a parsed text to a fix of `caller`: checked, deduplicated against the page's fixes
+ * (a text the page prefilled carries its fix's capture second), then published and stored like
+ * any other with `deliveredBy: sms`. Returns what became of it, or null when the text held no
+ * location.
+ */
+export async function locateFromText(
+  deps: TrackingDeps,
+  caller: TextedCaller,
+  parsed: ParsedTextLocation,
+  context: { now: number; unknownCode: boolean },
+): Promise<TextLocationOutcome | null> {
+  if (parsed.kind === 'none') return null;
+  if (parsed.kind === 'invalid') return { outcome: 'not-mapped', reason: parsed.reason };
+  if (context.unknownCode)
+    return {
+      outcome: 'not-mapped',
+      reason: `The code #${parsed.code} is not this caller's; the position was not mapped.`,
+    };
+  const target = { sessionId: caller.sessionId, callerId: caller.callerId };
+  const timed = parsed.capturedAt !== null;
+  const capturedAt = parsed.capturedAt ?? context.now;
+  if (timed) {
+    // The page may have got it through after all: its batch writer first, then Postgres.
+    await deps.realtime.writer.flush();
+    if (await pageFixInSecond(deps.db, caller.callerId, capturedAt))
+      return { outcome: 'duplicate' };
+  }
+  const location: Location = {
+    latitude: parsed.latitude,
+    longitude: parsed.longitude,
+    uncertaintyRadiusInMeters: parsed.accuracyM ?? unknownTextAccuracyM,
+    altitude: null,
+    address: null,
+    capturedFromSource: 'TEXT_MESSAGE',
+    dateTimeCaptured: new Date(capturedAt).toISOString(),
+  };
+  const seq = await publishTextedFix(deps.realtime, target, location, timed);
+  return { outcome: seq === 0 ? 'duplicate' : 'mapped' };
+}
+
+/** The inbound log's line for a text: what it became, or why it was not mapped. */
+export function inboundNote(
+  located: TextLocationOutcome | null,
+  hasCaller: boolean,
+  parsed: ParsedTextLocation,
+): string {
+  if (!hasCaller)
+    return parsed.kind === 'none'
+      ? 'No active session texted this number.'
+      : 'Location not mapped: no active session texted this number.';
+  if (!located) return 'Shown to the dispatcher.';
+  if (located.outcome === 'mapped') return 'Location mapped.';
+  if (located.outcome === 'duplicate')
+    return 'Location already received from the caller’s page (not stored twice).';
+  return `Location not mapped: ${located.reason}`;
+}

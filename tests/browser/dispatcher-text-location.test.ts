@@ -1,0 +1,101 @@
+import AxeBuilder from '@axe-core/playwright';
+import { callerTexts, formatLocationText } from '@locus/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiSignIn, startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { trackingHelpers } from './tracking-support';
+
+// Issue 23 on the dispatcher's screen: "Ask for location by text" texts the caller, and a
+// position the caller texts back lands on the map marked as texted, with its own log line.
+
+let env: AuthEnvironment;
+
+beforeAll(async () => {
+  env = await startAuthEnvironment();
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+const { waitForSms, outboxSms, callerLinkIn, dispatcherPage, endActiveSessions } = trackingHelpers(
+  () => env,
+);
+
+afterEach(() => endActiveSessions());
+
+/** The caller's phone texting Locus (the dev outbox hands it to the inbound handler). */
+async function phoneTexts(from: string, body: string): Promise<void> {
+  const response = await fetch(`${env.api.url}/api/v1/dev/outbox/sms/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ from, body }),
+  });
+  expect(response.status).toBe(200);
+}
+
+describe('a location the caller texts back, on the dashboard', () => {
+  it('the dispatcher asks by text; the texted position is on the map, marked as texted', async () => {
+    const number = '+12025550191';
+    const { token } = await apiSignIn(env.api.url, 'dispatcher@demo-county.test');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${env.api.url}${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      expect(response.status, path).toBe(200);
+      return (await response.json()) as Record<string, string>;
+    };
+    const stream = await post('/api/v1/location/start-stream', { phoneNumber: number });
+    await post('/api/v1/location/request-text-message-location', {
+      connectionRequestUuid: stream.uuid,
+      language: 'fr',
+    });
+    const link = new URL(callerLinkIn(await waitForSms(number)));
+    const answer = await fetch(
+      `${env.api.url}/api/v1/caller/link?token=${link.searchParams.get('token')}`,
+    );
+    const { textBack } = (await answer.json()) as { textBack: { code: string } };
+
+    const dashboard = await dispatcherPage();
+    const { page } = dashboard;
+    await page.getByRole('banner').getByText(`Locating ${number}`).waitFor();
+
+    // The page cannot get through: the dispatcher asks the caller to text their position.
+    await page.getByRole('button', { name: 'Ask for location by text' }).click();
+    await page.getByText(`Asked ${number} to text their location`).waitFor();
+    const log = page.getByRole('log');
+    await log.getByText('Asked the caller for their location by text').waitFor();
+    const [asked] = await outboxSms(number);
+    expect(asked!.body).toBe(callerTexts.fr.smsAskLocation);
+
+    // The caller presses Send on the text their page prefilled.
+    const capturedAt = Math.floor((Date.now() - 20_000) / 1000) * 1000;
+    await phoneTexts(
+      number,
+      formatLocationText(
+        { latitude: 48.85661, longitude: 2.35222, accuracy: 9, capturedAt },
+        textBack.code,
+      ),
+    );
+    await log.getByText('Location received by text').waitFor();
+    const latest = page.getByRole('region', { name: 'Latest fix' });
+    await latest.getByText('48.85661').waitFor();
+    await latest.getByTestId('texted-fix').waitFor();
+    expect(await latest.getByTestId('texted-fix').innerText()).toContain('By text message');
+    expect(await latest.getByText(/by SMS reply/).count()).toBe(1);
+
+    // A text that names no position the dispatcher can use says why, in the log.
+    await phoneTexts(number, 'https://maps.app.goo.gl/AbCdEf123');
+    await log.getByText(/location not mapped/i).waitFor();
+
+    const panelId = await latest.getAttribute('aria-labelledby');
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .include(`[aria-labelledby="${panelId}"]`)
+      .analyze();
+    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+    await dashboard.context.close();
+  });
+});
