@@ -114,6 +114,7 @@ export function CallerApp({
         token={token}
         queue={queue}
         agencyName={loaded.agencyName}
+        textBack={loaded.textBack}
         texts={texts}
         onRevoked={onRevoked}
       />

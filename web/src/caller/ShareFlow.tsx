@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import type { CallerPageTexts, CallerTexts } from '@locus/contract/caller';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TextBack } from './caller-link';
 import { CallerHeading } from './CallerHeading';
 import type { FixQueue } from './fix-queue';
 import { CallForHelp, LinkEndView, LoadingView } from './LinkEndViews';
@@ -30,12 +31,15 @@ export function ShareFlow({
   token,
   queue,
   agencyName,
+  textBack,
   texts,
   onRevoked,
 }: {
   token: string;
   queue: FixQueue;
   agencyName: string;
+  /** Where the page may offer to text its position; null: never offered. */
+  textBack: TextBack;
   texts: CallerTexts;
   /** The server refused the link: the page asks the API why. */
   onRevoked: () => void;
@@ -53,7 +57,14 @@ export function ShareFlow({
 
   return (
     <>
-      <Phase state={state} texts={texts} agencyName={agencyName} start={start} stop={stop} />
+      <Phase
+        state={state}
+        texts={texts}
+        agencyName={agencyName}
+        textBack={textBack}
+        start={start}
+        stop={stop}
+      />
       <DebugPanel t={t} state={state} />
     </>
   );
@@ -63,12 +74,14 @@ function Phase({
   state,
   texts,
   agencyName,
+  textBack,
   start,
   stop,
 }: {
   state: SharingState;
   texts: CallerTexts;
   agencyName: string;
+  textBack: TextBack;
   start: () => void;
   stop: () => void;
 }) {
@@ -78,7 +91,7 @@ function Phase({
       return <ShareRequestView t={t} agencyName={agencyName} onShare={start} />;
     case 'starting':
     case 'sharing':
-      return <SharingView texts={texts} state={state} onStop={stop} />;
+      return <SharingView texts={texts} state={state} textBack={textBack} onStop={stop} />;
     case 'stopped':
       return <StoppedView t={t} onShareAgain={start} />;
     case 'denied':

@@ -1,11 +1,14 @@
 /** @jsxImportSource preact */
 import type { CallerTexts } from '@locus/contract/caller';
 import { useMemo } from 'preact/hooks';
+import type { TextBack } from './caller-link';
 import type { ConnectionState } from './caller-socket';
 import { CallerButton } from './CallerButton';
 import { CallerHeading } from './CallerHeading';
 import { Icon } from './icons';
 import type { SharingState } from './location-sharing';
+import { TextFallback } from './TextFallback';
+import { YourLocation } from './YourLocation';
 
 function connectionText(texts: CallerTexts, connection: ConnectionState): string {
   const t = texts.page;
@@ -16,14 +19,19 @@ function connectionText(texts: CallerTexts, connection: ConnectionState): string
       : t.connecting;
 }
 
-/** Finding the phone (no fix yet) or sharing it: the last fix, the connection, Stop sharing. */
+/**
+ * Finding the phone (no fix yet) or sharing it: the connection, the offer to text the position
+ * when it does not get through, the newest position to read out, Stop sharing.
+ */
 export function SharingView({
   texts,
   state,
+  textBack,
   onStop,
 }: {
   texts: CallerTexts;
   state: SharingState;
+  textBack: TextBack;
   onStop: () => void;
 }) {
   const t = texts.page;
@@ -36,7 +44,7 @@ export function SharingView({
       }),
     [texts.locale],
   );
-  const { phase, lastFix, problem, connection, queued } = state;
+  const { phase, lastFix, problem, connection, queued, unackedSince } = state;
   const sharing = phase === 'sharing' && lastFix !== null;
 
   return (
@@ -53,12 +61,6 @@ export function SharingView({
       </CallerHeading>
 
       <div class="card stack">
-        {lastFix && (
-          <>
-            <p class="big">{t.accuracy(Math.round(lastFix.accuracy))}</p>
-            <p>{t.lastUpdate(time.format(lastFix.capturedAt))}</p>
-          </>
-        )}
         <p class="status" role="status" aria-live="polite">
           <span class={`dot ${connection}`} aria-hidden="true" />
           <strong>{connectionText(texts, connection)}</strong>
@@ -66,12 +68,18 @@ export function SharingView({
         {queued > 0 && connection !== 'connected' && <p class="queued">{t.queuedFixes(queued)}</p>}
       </div>
 
+      {textBack && (
+        <TextFallback t={t} textBack={textBack} fix={lastFix} unackedSince={unackedSince} />
+      )}
+
       {problem && (
         <div class="alert">
           <Icon name="alertTriangle" size={22} />
           <p>{problem === 'timeout' ? t.positionTimeout : t.positionUnavailable}</p>
         </div>
       )}
+
+      {lastFix && <YourLocation t={t} fix={lastFix} time={time.format(lastFix.capturedAt)} />}
 
       <CallerButton variant="outline" icon="playerStop" onClick={onStop}>
         {t.stopButton}

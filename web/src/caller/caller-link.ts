@@ -41,7 +41,8 @@ export function parseCallerLink(body: unknown): CallerLink | null {
   return null;
 }
 
-type TextBack = Extract<CallerLink, { status: 'active' }>['textBack'];
+/** Where the page may offer to text its position (see the contract's `CallerLink`). */
+export type TextBack = Extract<CallerLink, { status: 'active' }>['textBack'];
 
 /** Where to text a position back; anything malformed means "do not offer it". */
 function parseTextBack(value: unknown): TextBack {

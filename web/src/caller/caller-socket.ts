@@ -18,7 +18,7 @@ export interface CallerSocketListener {
   onEnded(): void;
   /** The server refused the link (close 4401): expired, stopped or unknown. The socket is done. */
   onRevoked(): void;
-  /** The queue of unsent fixes grew or shrank. */
+  /** The queue of unsent fixes grew or shrank, or an ack came (see `unackedSince`). */
   onQueue(size: number): void;
   /** The server refused a fix for good: it is dropped, and the page notes why. */
   onRefused(fix: CallerFix | undefined, reason: string): void;
@@ -79,6 +79,11 @@ export class CallerSocket {
   private inFlight: number[] = [];
   private sharing: boolean | null = null;
   private unsentError: { code: string; message: string } | null = null;
+  /**
+   * When the oldest fix the server refused since it last took one was got (the page's monotonic
+   * clock): a refused fix is gone from the queue, but the dispatcher still lacks the position.
+   */
+  private refusedSince: number | null = null;
 
   constructor(
     private readonly url: string,
@@ -92,6 +97,17 @@ export class CallerSocket {
 
   get connection(): ConnectionState {
     return this.state;
+  }
+
+  /**
+   * Since when (the page's monotonic clock, `performance.now()`) the oldest fix that the server
+   * has not taken has waited: queued and not acked, or refused with no fix taken since. Null when
+   * the server has taken everything. What decides when the page offers to text the position.
+   */
+  get unackedSince(): number | null {
+    const queued = this.queue.oldestSince;
+    if (this.refusedSince === null) return queued;
+    return queued === null ? this.refusedSince : Math.min(queued, this.refusedSince);
   }
 
   connect(): void {
@@ -248,7 +264,11 @@ export class CallerSocket {
     if (typeof n !== 'number') return;
     if (outcome === 'refused') {
       const refused = this.queue.after(n - 1, 1)[0];
+      this.refusedSince ??= refused?.n === n ? refused.since : this.queue.oldestSince;
       this.listener.onRefused(refused?.n === n ? refused.fix : undefined, reason ?? 'refused');
+    } else {
+      // Stored, or a duplicate of one stored: the dispatcher has a position as new as this one.
+      this.refusedSince = null;
     }
     // Frames are handled in order: every fix up to this one has been dealt with.
     this.queue.ackUpTo(n);

@@ -98,6 +98,27 @@ describe('the caller page’s fix queue', () => {
     expect(queue.size).toBe(0);
   });
 
+  it('says since when its oldest fix has waited, by the page’s monotonic clock', async () => {
+    const store = memoryStore();
+    const first = await opened('link-a', store);
+    expect(first.oldestSince).toBeNull();
+    first.add(fix(1), 1000, 50);
+    first.add(fix(2), 2000, 60);
+    expect(first.oldestSince).toBe(50);
+    first.ackUpTo(1);
+    expect(first.oldestSince).toBe(60);
+
+    // The page reloads: a fix the earlier page left has waited at least since this page
+    // opened (0, the origin of its monotonic clock); a fix taken before storage answered keeps
+    // its own time.
+    const second = FixQueue.open('link-a', store);
+    second.add(fix(3), 3000, 5);
+    expect(second.oldestSince).toBe(5);
+    await second.ready;
+    expect(second.oldestSince).toBe(0);
+    expect(second.after(0, 10).map((entry) => entry.since)).toEqual([0, 5]);
+  });
+
   it('keeps the newest fixes when the phone has been offline for hours', async () => {
     const store = memoryStore();
     const queue = await opened('link-a', store);

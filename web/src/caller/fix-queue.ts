@@ -9,6 +9,12 @@ export interface QueuedFix {
   fix: CallerFix;
   /** When the page got it, by the phone's clock: how long it waited is sent with it. */
   takenAt: number;
+  /**
+   * When this page got it, by the page's monotonic clock (`performance.now()`, which a phone's
+   * clock being set does not move): how long it has waited for its ack. A fix an earlier page
+   * left has waited at least since this page opened: 0, the clock's origin. Never stored.
+   */
+  since: number;
 }
 
 /** A fix as storage keeps it. */
@@ -128,7 +134,7 @@ export const MAX_QUEUED_FIXES = 5_000;
 export class FixQueue {
   private entries: QueuedFix[] = [];
   /** Fixes taken before the store answered; numbered once it has. */
-  private early: { fix: CallerFix; takenAt: number }[] = [];
+  private early: { fix: CallerFix; takenAt: number; since: number }[] = [];
   private nextN = 1;
   private loaded = false;
 
@@ -193,14 +199,23 @@ export class FixQueue {
     return (this.early.at(-1) ?? this.entries.at(-1))?.fix.capturedAt ?? 0;
   }
 
-  add(fix: CallerFix, takenAt = Date.now()): void {
+  /**
+   * Since when the oldest fix queued has waited, by the page's monotonic clock (see
+   * {@link QueuedFix.since}); null when the queue is empty.
+   */
+  get oldestSince(): number | null {
+    return (this.entries[0] ?? this.early[0])?.since ?? null;
+  }
+
+  add(fix: CallerFix, takenAt = Date.now(), since = performance.now()): void {
     if (!this.loaded) {
-      this.early.push({ fix, takenAt });
+      this.early.push({ fix, takenAt, since });
       return;
     }
     const n = this.nextN;
     this.nextN += 1;
-    const entry: QueuedFix = { n, key: fixKey(this.keyPrefix, n), fix: { ...fix, n }, takenAt };
+    const key = fixKey(this.keyPrefix, n);
+    const entry: QueuedFix = { n, key, fix: { ...fix, n }, takenAt, since };
     this.entries.push(entry);
     if (this.persistent) this.store.put(entry);
     if (this.entries.length > MAX_QUEUED_FIXES) {
@@ -236,12 +251,13 @@ export class FixQueue {
       ...stored,
       n: index + 1,
       fix: { ...stored.fix, n: index + 1 },
+      since: 0,
     }));
     this.nextN = this.entries.length + 1;
     this.loaded = true;
     const early = this.early;
     this.early = [];
-    for (const { fix, takenAt } of early) this.add(fix, takenAt);
+    for (const { fix, takenAt, since } of early) this.add(fix, takenAt, since);
   }
 }
 

@@ -22,13 +22,29 @@ export type SharingPhase =
 /** A passing problem while the watch keeps running. */
 export type PositionProblem = 'position-unavailable' | 'timeout';
 
+/** A position the phone gave, as the caller's page shows it and texts it. */
+export interface ShownFix {
+  latitude: number;
+  longitude: number;
+  /** Metres. */
+  accuracy: number;
+  /** Epoch milliseconds. */
+  capturedAt: number;
+}
+
 export interface SharingState {
   phase: SharingPhase;
   connection: ConnectionState;
-  lastFix: { accuracy: number; capturedAt: number } | null;
+  /** The newest position since the last start. */
+  lastFix: ShownFix | null;
   problem: PositionProblem | null;
   /** Fixes kept on the phone that the server has not acknowledged yet. */
   queued: number;
+  /**
+   * Since when (the page's monotonic clock, `performance.now()`) the oldest fix the server has
+   * not taken has waited; null when it has taken them all. See `CallerSocket.unackedSince`.
+   */
+  unackedSince: number | null;
   /** Technical notes for the debug panel (a fix the server refused, …), newest last. */
   notes: string[];
 }
@@ -79,6 +95,7 @@ export class LocationSharing {
       lastFix: null,
       problem: null,
       queued: queue.size,
+      unackedSince: null,
       notes: [],
     };
   }
@@ -92,7 +109,7 @@ export class LocationSharing {
     if (sharingMemory.wasSharing(this.token)) this.start();
     void this.queue.ready.then(() => {
       if (this.gone) return;
-      this.update({ queued: this.queue.size });
+      this.update({ queued: this.queue.size, unackedSince: this.unackedSince() });
       if (this.socket) this.socket.flushQueued();
       else if (this.queue.size > 0 && !this.isOver()) {
         this.listen();
@@ -100,6 +117,11 @@ export class LocationSharing {
       }
     });
   };
+
+  /** See {@link SharingState.unackedSince}. */
+  private unackedSince(): number | null {
+    return this.socket ? this.socket.unackedSince : this.queue.oldestSince;
+  }
 
   private isOver(): boolean {
     return this.state.phase === 'ended' || this.state.phase === 'revoked';
@@ -130,7 +152,12 @@ export class LocationSharing {
     // A new watch may begin with the position the last one ended on: show it, send it again
     // (unless it is still queued: the server would drop it as a repeat anyway).
     this.lastCapturedAt = this.queue.newestCapturedAt;
-    this.update({ phase: 'starting', lastFix: null, problem: null });
+    this.update({
+      phase: 'starting',
+      lastFix: null,
+      problem: null,
+      unackedSince: this.unackedSince(),
+    });
     this.wakeLock.acquire();
     this.watchId = navigator.geolocation.watchPosition(
       this.onPosition,
@@ -178,7 +205,10 @@ export class LocationSharing {
         onEnded: () => this.finish('ended'),
         onRevoked: () => this.finish('revoked'),
         onQueue: (queued) => {
-          if (queued !== this.state.queued) this.update({ queued });
+          const unackedSince = socket.unackedSince;
+          if (queued !== this.state.queued || unackedSince !== this.state.unackedSince) {
+            this.update({ queued, unackedSince });
+          }
         },
         onRefused: (fix, reason) => this.note(refusedNote(fix, reason)),
       },
@@ -202,9 +232,10 @@ export class LocationSharing {
     if (fix.capturedAt <= this.lastCapturedAt) return;
     this.lastCapturedAt = fix.capturedAt;
     this.socket?.sendFix(fix);
+    const { latitude, longitude, accuracy, capturedAt } = fix;
     this.update({
       phase: 'sharing',
-      lastFix: { accuracy: fix.accuracy, capturedAt: fix.capturedAt },
+      lastFix: { latitude, longitude, accuracy, capturedAt },
       problem: null,
     });
   };
