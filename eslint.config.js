@@ -1,3 +1,4 @@
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,5 +18,15 @@ export default tseslint.config(
   {
     files: ['infra/**', 'scripts/**', 'bench/**', 'packages/db/src/cli/**'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // Text from anyone's phone: every regular expression here must run in linear time.
+    files: ['services/api/src/modules/sms/location-text/**'],
+    plugins: { regexp },
+    rules: {
+      ...regexp.configs['flat/recommended'].rules,
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
   },
 );
