@@ -81,10 +81,15 @@ describe('a location the caller texts back, on the dashboard', () => {
     );
     await log.getByText('Location received by text').waitFor();
     const latest = page.getByRole('region', { name: 'Latest fix' });
-    await latest.getByText('48.85661').waitFor();
+    await latest.getByText('48.856610', { exact: true }).waitFor();
     await latest.getByTestId('texted-fix').waitFor();
     expect(await latest.getByTestId('texted-fix').innerText()).toContain('By text message');
     expect(await latest.getByText(/by SMS reply/).count()).toBe(1);
+    // On the map (a canvas): the texted fix is ringed, and says so when pointed at. The pin's
+    // tip is the fix; just below it, the ring shows past the pin.
+    const pin = await page.locator('.locus-caller-marker').first().boundingBox();
+    await page.mouse.move(pin!.x + pin!.width / 2, pin!.y + pin!.height + 4);
+    await page.getByText(/^Location received by text · /).waitFor();
 
     // A text that names no position the dispatcher can use says why, in the log.
     await phoneTexts(number, 'https://maps.app.goo.gl/AbCdEf123');
