@@ -30,8 +30,10 @@ export interface AuthEnvironment {
  */
 async function snapshotWebDist(): Promise<{ dir: string; remove(): void }> {
   const source = testEnvironment.webDist();
-  // Both pages: the console's (index.html) and the caller's (share.html, built right after it).
+  // Both pages: the console's (index.html) and the caller's (share.html, built right after it,
+  // with its service worker).
   const complete = (root: string) =>
+    existsSync(join(root, 'share-sw.js')) &&
     ['index.html', 'share.html'].every((page) => {
       const path = join(root, page);
       if (!existsSync(path)) return false;

@@ -1,4 +1,6 @@
+import type { SmsLanguage } from '@locus/contract';
 import type { BrowserContext, Page } from 'playwright-core';
+import { TestSocket } from '../support/sockets';
 import { apiSignIn, newPage, signInWithForm, type AuthEnvironment } from './auth-support';
 
 export interface OutboxSms {
@@ -19,23 +21,66 @@ export function trackingHelpers(environment: () => AuthEnvironment) {
     return (await response.json()) as OutboxSms[];
   }
 
+  /** Waits until the dev outbox holds a text to `to`; bounded by the test's timeout. */
+  async function waitForSms(to: string): Promise<OutboxSms> {
+    for (;;) {
+      const [text] = await outboxSms(to);
+      if (text) return text;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The caller's link, on this test server (the text carries PUBLIC_URL). */
+  function callerLinkIn(text: OutboxSms): string {
+    const match = /\/share\?token=[A-Za-z0-9_-]{43}/.exec(text.body);
+    if (!match) throw new Error(`no caller link in: ${text.body}`);
+    return `${base()}${match[0]}`;
+  }
+
   return {
     outboxSms,
+    waitForSms,
+    callerLinkIn,
 
-    /** Waits until the dev outbox holds a text to `to`; bounded by the test's timeout. */
-    async waitForSms(to: string): Promise<OutboxSms> {
-      for (;;) {
-        const [text] = await outboxSms(to);
-        if (text) return text;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
-
-    /** The caller's link, on this test server (the text carries PUBLIC_URL). */
-    callerLinkIn(text: OutboxSms): string {
-      const match = /\/share\?token=[A-Za-z0-9_-]{43}/.exec(text.body);
-      if (!match) throw new Error(`no caller link in: ${text.body}`);
-      return `${base()}${match[0]}`;
+    /**
+     * A session texted to `number` in `language` through the API, as the dispatcher's console
+     * does it: the caller's link, a dispatcher socket joined to the session, and a way to end it.
+     */
+    async textedSession(
+      number: string,
+      language: SmsLanguage,
+      email = 'dispatcher@demo-county.test',
+    ): Promise<{ sessionId: string; link: string; dispatcher: TestSocket; end(): Promise<void> }> {
+      const { token } = await apiSignIn(base(), email);
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const post = async (path: string, body: unknown) => {
+        const response = await fetch(`${base()}${path}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+        });
+        if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+        return (await response.json()) as Record<string, string>;
+      };
+      const stream = await post('/api/v1/location/start-stream', { phoneNumber: number });
+      await post('/api/v1/location/request-text-message-location', {
+        connectionRequestUuid: stream.uuid,
+        language,
+      });
+      const dispatcher = await TestSocket.open(
+        `${environment().api.wsUrl}/api/v1/socket?token=${stream.token}`,
+      );
+      dispatcher.send('join', { sessionId: stream.uuid });
+      await dispatcher.event('joined');
+      const link = callerLinkIn(await waitForSms(number));
+      return {
+        sessionId: stream.uuid!,
+        link,
+        dispatcher,
+        end: async () => {
+          await post(`/api/v1/location/set-date-time-completed/${stream.uuid}`, {});
+        },
+      };
     },
 
     /** A dispatcher on the dashboard, signed in. */

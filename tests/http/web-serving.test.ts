@@ -34,6 +34,8 @@ async function snapshotWebDist(): Promise<string> {
       page,
       ...scriptsOf(readFileSync(join(root, page), 'utf8')).map((src) => src.slice(1)),
     ]);
+    // The caller page's service worker, written with share.html (web/build/caller-page.ts).
+    files.push('share-sw.js');
     return files.every((file) =>
       ['', '.br', '.gz'].every((suffix) => existsSync(join(root, file + suffix))),
     );
@@ -177,6 +179,50 @@ describe('HTML', () => {
     const response = await get('/api/v1/nothing-here', page);
     expect(response.status).toBe(404);
     expect(JSON.parse(response.body.toString('utf8'))).toMatchObject({ error: 'not-found' });
+  });
+});
+
+describe("the caller page's service worker", () => {
+  /** The paths the worker keeps at install, as its build wrote them into it. */
+  const precached = () => {
+    const source = built('/share-sw.js').toString('utf8');
+    return [...source.matchAll(/"(\/(?:assets\/[^"]+|share\.html))"/g)].map(([, path]) => path!);
+  };
+
+  it('is JavaScript at a URL that never changes, compressed and revalidated on every load', async () => {
+    const response = await get('/share-sw.js', { 'accept-encoding': 'br, gzip' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^(?:text|application)\/javascript/);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(response.body).equals(built('/share-sw.js'))).toBe(true);
+    const again = await get('/share-sw.js', {
+      'accept-encoding': 'br, gzip',
+      'if-none-match': response.headers['etag']!,
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it("keeps the caller's page and its script, and nothing of the console", async () => {
+    expect(new Set(precached())).toEqual(new Set(['/share.html', shareScript]));
+    const source = built('/share-sw.js').toString('utf8');
+    expect(source).not.toContain(mainScript);
+    expect(source).not.toContain('index.html');
+    for (const path of precached()) {
+      const response = await get(path, { 'accept-encoding': 'br, gzip' });
+      expect(response.status, path).toBe(200);
+    }
+  });
+
+  it('leaves the caller page, its link lookup and its preload as they were', async () => {
+    const token = 'A'.repeat(43);
+    const share = await get(`/share?token=${token}`, page);
+    expect(share.headers['cache-control']).toBe('no-cache');
+    expect(share.headers['link']).toContain(`/api/v1/caller/link?token=${token}`);
+    expect(share.headers['service-worker-allowed']).toBeUndefined();
+    const link = await get(`/api/v1/caller/link?token=${token}`, { accept: 'application/json' });
+    expect(link.status).toBe(200);
+    expect(JSON.parse(link.body.toString('utf8'))).toMatchObject({ status: 'invalid' });
   });
 });
 

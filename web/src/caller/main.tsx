@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { CallerApp, loadLink, type LinkState } from './CallerApp';
 import { callerToken } from './caller-link';
+import { registerServiceWorker } from './register-service-worker';
 
 /**
  * The caller's page: its own entry (share.html), a few kilobytes, no console code.
@@ -25,3 +26,5 @@ void (async () => {
   root.textContent = '';
   render(<CallerApp token={token} firstLoad={firstLoad} initial={initial} />, root);
 })();
+
+registerServiceWorker();

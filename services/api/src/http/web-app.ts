@@ -5,10 +5,17 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /**
+ * The caller page's service worker (web/build/caller-page.ts). Its URL never changes, and the
+ * browser compares it byte for byte to find a deploy: like HTML, it is revalidated every time.
+ */
+const CALLER_SERVICE_WORKER = 'share-sw.js';
+
+/**
  * How long a browser may keep a file of the build. Vite puts only content-hashed files in
- * assets/, so they never change under their name; HTML must be revalidated on every load so a
- * deploy reaches callers at once (it is tiny, and the ETag makes the check a 304); public files
- * (favicon, map tiles) keep their name across deploys, so they get an hour.
+ * assets/, so they never change under their name; HTML and the caller page's service worker
+ * must be revalidated on every load so a deploy reaches callers at once (they are tiny, and the
+ * ETag makes the check a 304); public files (favicon, map tiles) keep their name across
+ * deploys, so they get an hour.
  */
 function cacheControl(distDir: string, file: string): string {
   // `file` may be the precompressed variant (index.html.br); the rule is the original's.
@@ -16,7 +23,7 @@ function cacheControl(distDir: string, file: string): string {
     .split(sep)
     .join('/')
     .replace(/\.(?:br|gz)$/, '');
-  if (name.endsWith('.html')) return 'no-cache';
+  if (name.endsWith('.html') || name === CALLER_SERVICE_WORKER) return 'no-cache';
   if (name.startsWith('assets/')) return 'public, max-age=31536000, immutable';
   return 'public, max-age=3600';
 }
