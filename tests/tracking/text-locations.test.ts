@@ -8,6 +8,7 @@ import {
   callerSocket,
   dispatcherEmail,
   joinSession,
+  otherTeamEmail,
   linkTokenIn,
   startStream,
   type ConnectionRequest,
@@ -70,11 +71,11 @@ interface Texted {
 }
 
 /** A session for `phone`, its link texted, and the text code the caller's page would use. */
-async function textedCaller(phone: string, language = 'en'): Promise<Texted> {
-  const request = await startStream(stack.api, dispatcher, phone);
+async function textedCaller(phone: string, language = 'en', by = dispatcher): Promise<Texted> {
+  const request = await startStream(stack.api, by, phone);
   const dispatcherSocket = await joinSession(stack.api, request);
   const answer = await call(stack.api, 'POST', '/api/v1/location/request-text-message-location', {
-    token: dispatcher,
+    token: by,
     body: { connectionRequestUuid: request.uuid, language },
   });
   expect(answer.status).toBe(200);
@@ -167,6 +168,7 @@ describe('a location texted back by the caller', () => {
     await textFrom(phone, `My location ${formatLocationText(fix, code)}`);
     const received = await dispatcherSocket.event('sms-received');
     expect(received.data.location).toEqual({ outcome: 'duplicate' });
+    await stack.api.app.locus.writer.flush();
     expect(await fixRows(request.uuid)).toHaveLength(1);
     expect(
       dispatcherSocket.of('new-location-available').filter((f) => f.data.deliveredBy === 'sms'),
@@ -250,6 +252,67 @@ describe('a location texted back by the caller', () => {
     });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ error: 'validation-failed' });
+    await dispatcherSocket.close();
+  });
+
+  it('goes to the session that texted the number last, only while it is active; a code picks another active one', async () => {
+    const phone = '+12025550185';
+    const first = await textedCaller(phone);
+    // Another agency texts the same number afterwards, then ends its session.
+    const neighbour = await signIn(stack.api, otherTeamEmail);
+    const second = await textedCaller(phone, 'en', neighbour);
+    const ended = await call(
+      stack.api,
+      'POST',
+      `/api/v1/location/set-date-time-completed/${second.request.uuid}`,
+      { token: neighbour, body: {} },
+    );
+    expect(ended.status).toBe(200);
+
+    // A map link meant for the agency that texted last is not mapped into the other one's case.
+    await textFrom(phone, 'https://maps.google.com/?q=38.8977,-77.0365');
+    const note = await sql<{ note: string | null }>`
+      select note from sms_messages where phone_number = ${phone} and direction = 'inbound'`.execute(
+      stack.database.db,
+    );
+    expect(note.rows).toEqual([
+      { note: 'Location not mapped: no active session texted this number.' },
+    ]);
+    // The first agency's page text, with its code, still reaches it.
+    const capturedAt = takenAt();
+    await textFrom(
+      phone,
+      formatLocationText(
+        { latitude: 38.9, longitude: -77.03, accuracy: 5, capturedAt },
+        first.code,
+      ),
+    );
+    const location = await first.dispatcherSocket.next(
+      (frame) => frame.event === 'new-location-available' && frame.data.deliveredBy === 'sms',
+    );
+    expect(location.data.dateTimeCaptured).toBe(new Date(capturedAt).toISOString());
+    expect(first.dispatcherSocket.of('sms-received')).toHaveLength(1);
+    await Promise.all([first.dispatcherSocket.close(), second.dispatcherSocket.close()]);
+  });
+
+  it("a phone clock running fast: the position is mapped at the text's arrival, not a day back", async () => {
+    const phone = '+12025550186';
+    const { dispatcherSocket, code } = await textedCaller(phone);
+    const before = Date.now();
+    const ahead = before + 5 * 60_000;
+    await textFrom(
+      phone,
+      formatLocationText(
+        { latitude: 38.9, longitude: -77.03, accuracy: 5, capturedAt: ahead },
+        code,
+      ),
+    );
+    const location = await dispatcherSocket.next(
+      (frame) => frame.event === 'new-location-available' && frame.data.deliveredBy === 'sms',
+    );
+    const mappedAt = Date.parse(String(location.data.dateTimeCaptured));
+    expect(mappedAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(mappedAt).toBeLessThanOrEqual(Date.now());
     await dispatcherSocket.close();
   });
 });

@@ -171,8 +171,8 @@ export const trackingContract = c.router(
         'Locus texts them how to reply with a map pin shared from their maps app or a Plus Code, and ' +
         'reads the reply as a location (`deliveredBy: sms`). `callerId` defaults to the number the ' +
         'session was opened for. The session log shows `text-location-requested`. 404 for a caller ' +
-        'not of the session; 409 `sms-opted-out` when the number texted STOP; 502 `sms-failed` when ' +
-        'the provider refused the text.',
+        'not of the session; 409 `sms-opted-out` when the number texted STOP, `conflict` when the ' +
+        'session has ended; 502 `sms-failed` when the provider refused the text.',
       body: z
         .object({
           connectionRequestUuid: z.string().uuid(),

@@ -127,7 +127,7 @@ const en: CallerTexts = {
   smsStopReply:
     'Locus: you will not get more messages from this number. Links you received no longer work. If you need help, call 911.',
   smsAskLocation:
-    'Locus: please reply with your location. In your maps app, tap the blue dot, then Share, and send it to this number. Or reply with the Plus Code your maps app shows (like 87C4VXX7+39).',
+    'Locus: please reply with your location. In your maps app, tap the blue dot, then Share, and send it to this number. Or reply with the Plus Code your maps app shows (letters and digits with a + in the middle).',
   page: {
     documentTitle: 'Share your location',
     languageSwitcher: 'Language',
@@ -222,7 +222,7 @@ const es: CallerTexts = {
   smsStopReply:
     'Locus: no recibirá más mensajes de este número. Los enlaces que recibió ya no funcionan. Si necesita ayuda, llame al 911.',
   smsAskLocation:
-    'Locus: responda con su ubicación. En su app de mapas, toque el punto azul, luego Compartir, y envíela a este número. O responda con el Plus Code que muestra su app de mapas (como 87C4VXX7+39).',
+    'Locus: responda con su ubicación. En su app de mapas, toque el punto azul, luego Compartir, y envíela a este número. O responda con el Plus Code que muestra su app de mapas (letras y números con un + en medio).',
   page: {
     documentTitle: 'Comparta su ubicación',
     languageSwitcher: 'Idioma',
@@ -320,7 +320,7 @@ const fr: CallerTexts = {
   smsStopReply:
     "Locus : vous ne recevrez plus de messages de ce numéro. Les liens reçus ne fonctionnent plus. Si vous avez besoin d'aide, appelez le 911.",
   smsAskLocation:
-    'Locus : répondez avec votre position. Dans votre application de cartes, touchez le point bleu, puis Partager, et envoyez-la à ce numéro. Ou répondez avec le Plus Code affiché (comme 87C4VXX7+39).',
+    'Locus : répondez avec votre position. Dans votre application de cartes, touchez le point bleu, puis Partager, et envoyez-la à ce numéro. Ou répondez avec le Plus Code affiché (lettres et chiffres avec un + au milieu).',
   page: {
     documentTitle: 'Partagez votre position',
     languageSwitcher: 'Langue',
@@ -420,7 +420,7 @@ const zh: CallerTexts = {
     'Locus：本号码代表紧急服务机构发送位置请求。如需紧急帮助，请拨打911。回复STOP即可不再接收短信。',
   smsStopReply: 'Locus：您将不再收到本号码的短信，已收到的链接也已失效。如需帮助，请拨打911。',
   smsAskLocation:
-    'Locus：请回复您的位置。在地图应用中点按蓝色圆点，再点“分享”，发送到本号码。或回复地图应用显示的 Plus Code（例如 87C4VXX7+39）。',
+    'Locus：请回复您的位置。在地图应用中点按蓝色圆点，再点“分享”，发送到本号码。或回复地图应用显示的 Plus Code（由字母和数字组成，中间有一个 +）。',
   page: {
     documentTitle: '分享您的位置',
     languageSwitcher: '语言',

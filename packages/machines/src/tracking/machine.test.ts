@@ -272,6 +272,14 @@ describe('the tracking machine', () => {
     sms('LOC 3', { outcome: 'not-mapped', reason: 'Latitude 123.4 is out of range.' });
     sms('hello');
     expect(snapshot().context.callers.c1!.locations.at(-1)).toEqual(texted);
+    // A texted fix says nothing of the page: the caller is as connected as before.
+    actor.send({ type: 'LIVE.CALLER_CONNECTED', callerId: 'c1', connected: false });
+    actor.send({
+      type: 'LIVE.LOCATION',
+      callerId: 'c1',
+      location: { ...at(6), deliveredBy: 'sms' },
+    });
+    expect(snapshot().context.callers.c1).toMatchObject({ connected: false, sharing: false });
     expect(messages(snapshot()).slice(1)).toEqual([
       'Automatic location lookup succeeded',
       'Asked the caller for their location by text',
@@ -280,6 +288,8 @@ describe('the tracking machine', () => {
       "SMS Received: LOC 2 (location already received from the caller's page)",
       'SMS Received: LOC 3 (location not mapped: Latitude 123.4 is out of range.)',
       'SMS Received: hello',
+      'Caller disconnected',
+      'Location received by text',
     ]);
   });
 

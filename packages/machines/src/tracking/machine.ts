@@ -262,13 +262,15 @@ export const trackingMachine = setup({
       ];
       return {
         log: messages.length > 0 ? [...context.log, ...messages] : context.log,
-        // SPEC.md §4: a new location sets the caller connected, sharing and focused.
-        callers: withCaller(context, event.callerId, {
-          connected: true,
-          sharing: true,
-          focused: true,
-          locations,
-        }),
+        // SPEC.md §4: a new location sets the caller connected, sharing and focused; not one
+        // the caller texted back, which says the page is what could not get through.
+        callers: withCaller(
+          context,
+          event.callerId,
+          event.location.deliveredBy === 'sms'
+            ? { locations }
+            : { connected: true, sharing: true, focused: true, locations },
+        ),
       };
     }),
     onCallerConnected: assign(({ context, event }) => {

@@ -10,7 +10,7 @@ import { zodIssues } from '../../http/errors';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { checkFix } from './fix-validation';
-import { textedSecond, type TextMarks } from './sequencer';
+import { pageFixMarks, type TextMarks } from './sequencer';
 import { sequence } from './session-publisher';
 
 type Grant = { sessionId: string; callerId: string };
@@ -231,7 +231,7 @@ export class CallerConnection {
       body,
       { key: callerId, capturedAt: fix.capturedAt },
       // Already here if the caller texted it back while the internet failed.
-      { check: textedSecond(callerId, fix.capturedAt) },
+      pageFixMarks(callerId, fix.capturedAt),
     );
     if (seq === 0) {
       this.context.metrics.fixesDuplicate.inc();

@@ -6,15 +6,15 @@ import { framePieces } from './frames';
  * Assigns the next sequence number of a session, appends the frame to the session's capped
  * replay stream and publishes it, atomically in one round trip. With a dedupe key (a caller id)
  * and a capture time, a fix that is not newer than that caller's last one is dropped (returns 0):
- * SPEC.md §4 dedupes locations by capture time. A fix the caller texted back marks its caller and
- * capture second (`textMarks.mark`); a fix of the same caller and second, from the page or texted
- * again (`textMarks.check`), is then a duplicate too (returns 0). Returns -1 when the session's counter is not in
+ * SPEC.md §4 dedupes locations by capture time. With `TextMarks`, a fix of a caller and capture
+ * second the page or a text already delivered is a duplicate too (returns 0). Returns -1 when the session's counter is not in
  * Redis (expired, or Redis lost its data): the caller must seed it from Postgres and retry, so a
  * sequence number is never handed out twice.
  */
 const PUBLISH_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if ARGV[8] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[8]) == 1 then return 0 end
+if ARGV[10] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[10]) == 1 then return 0 end
 if ARGV[4] ~= '' then
   local previous = redis.call('HGET', KEYS[3], ARGV[4])
   if previous and tonumber(previous) >= tonumber(ARGV[5]) then return 0 end
@@ -61,23 +61,36 @@ type SequencedRedis = Redis & {
     ttl: number,
     textedCheck: string,
     textedMark: string,
+    textedCheckAlso: string,
   ): Promise<number>;
   locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
 };
 
 /**
  * Dedupe between the page and text messages, by caller and capture second (a text carries its
- * fix's time to the second): `check` drops the fix when that second was texted back already,
- * `mark` records it.
+ * fix's time to the second), atomic inside the publish script: the fix is dropped when any
+ * `check` field is set, and `mark` is set when it is published. A page fix checks the texted
+ * field of its second and marks the page's; a texted fix checks both and marks the texted one,
+ * so whichever arrives second is the duplicate, on any instance.
  */
 export interface TextMarks {
-  check?: string;
+  check?: [string] | [string, string];
   mark?: string;
 }
 
-/** The field naming one caller's capture second, for {@link TextMarks}. */
-export const textedSecond = (callerId: string, capturedAt: number): string =>
-  `${callerId}:${Math.floor(capturedAt / 1000)}`;
+const second = (capturedAt: number) => Math.floor(capturedAt / 1000);
+
+/** The marks of a fix from the caller's page. */
+export const pageFixMarks = (callerId: string, capturedAt: number): TextMarks => ({
+  check: [`t:${callerId}:${second(capturedAt)}`],
+  mark: `p:${callerId}:${second(capturedAt)}`,
+});
+
+/** The marks of a fix the caller texted back, with the capture time the text gave. */
+export const textedFixMarks = (callerId: string, capturedAt: number): TextMarks => ({
+  check: [`t:${callerId}:${second(capturedAt)}`, `p:${callerId}:${second(capturedAt)}`],
+  mark: `t:${callerId}:${second(capturedAt)}`,
+});
 
 export class SessionKeys {
   constructor(private readonly prefix: string) {}
@@ -85,7 +98,7 @@ export class SessionKeys {
   seq = (sessionId: string) => `${this.prefix}session:{${sessionId}}:seq`;
   stream = (sessionId: string) => `${this.prefix}session:{${sessionId}}:events`;
   lastCapture = (sessionId: string) => `${this.prefix}session:{${sessionId}}:last-capture`;
-  /** Fields `<callerId>:<capture second>` of fixes texted back (see `textedSecond`). */
+  /** Which capture seconds the page and texts delivered, per caller (see `TextMarks`). */
   texted = (sessionId: string) => `${this.prefix}session:{${sessionId}}:texted`;
   channel = (sessionId: string) => `${this.prefix}session:{${sessionId}}`;
   /** Every instance listens here to close the sockets of a session that has ended. */
@@ -139,8 +152,9 @@ export class Sequencer {
       dedupe ? String(dedupe.capturedAt) : '',
       this.options.streamMaxLen,
       this.options.ttlSeconds,
-      textMarks?.check ?? '',
+      textMarks?.check?.[0] ?? '',
       textMarks?.mark ?? '',
+      textMarks?.check?.[1] ?? '',
     );
   }
 

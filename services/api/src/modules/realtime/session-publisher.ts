@@ -2,7 +2,7 @@ import type { Location, SessionEventName } from '@locus/contract';
 import type { RealtimeContext } from './context';
 import { locationBody } from './frames';
 import { lastPersistedSeq } from './repo';
-import { textedSecond, type TextMarks } from './sequencer';
+import { textedFixMarks, type TextMarks } from './sequencer';
 
 type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'metrics'>;
 
@@ -77,10 +77,9 @@ export async function publishServerFix(
 /**
  * A fix the caller texted back (their page's prefilled text, a map link, coordinates or a Plus
  * Code): published, delivered and stored like the page's, marked `deliveredBy: sms`. With a
- * capture time from the text (`timed`), the caller's capture second is marked, so the same fix
- * arriving later from the page (or texted twice) is a duplicate; the caller must already have
- * checked that the page had not sent it first (see `pageFixInSecond`). Without one, it is stored
- * as received. Returns the seq, or 0 for a duplicate.
+ * capture time from the text (`timed`), it is a duplicate when the page (or an earlier text)
+ * delivered that caller's capture second, and the page's copy arriving later is one too (see
+ * `TextMarks`). Without one, it is stored as received. Returns the seq, or 0 for a duplicate.
  */
 export async function publishTextedFix(
   context: Context,
@@ -92,14 +91,13 @@ export async function publishTextedFix(
   const body = JSON.stringify(
     locationBody(target.sessionId, target.callerId, location, null, 'sms'),
   );
-  const second = textedSecond(target.callerId, capturedAt);
   const seq = await sequence(
     context,
     target.sessionId,
     'new-location-available',
     body,
     undefined,
-    timed ? { check: second, mark: second } : undefined,
+    timed ? textedFixMarks(target.callerId, capturedAt) : undefined,
   );
   if (seq === 0) {
     context.metrics.fixesDuplicate.inc();

@@ -1,25 +1,27 @@
 import type { Database } from '@locus/db';
 import { sql } from 'kysely';
 
-/** A caller of an active session that Locus texted from this number. */
+/** A caller Locus texted at a number. */
 export interface TextedCaller {
   sessionId: string;
   callerId: string;
   language: string;
   /** The caller's text code (see text-location.ts in the contract). */
   textCode: string;
+  /** Whether the caller's session is still active. */
+  active: boolean;
 }
 
 /**
- * The callers a text from this number may answer: those Locus texted at this number whose
- * session is still active, the most recently texted first. A session that never texted the
- * number (or another team's) never sees it.
+ * The callers Locus texted at this number, the most recently texted first (at most 20): a text
+ * from the number answers the first if its session is still active, or another active one whose
+ * text code it names. A session that never texted the number (or another team's) never sees it.
  */
-export async function findActiveCallersByPhone(
+export async function findCallersTextedAt(
   db: Database,
   phoneNumber: string,
 ): Promise<TextedCaller[]> {
-  return db
+  const rows = await db
     .selectFrom('sms_messages as m')
     .innerJoin('session_callers as c', 'c.id', 'm.caller_id')
     .innerJoin('tracking_sessions as s', 's.id', 'c.session_id')
@@ -28,42 +30,49 @@ export async function findActiveCallersByPhone(
       'c.id as callerId',
       'c.language',
       'c.text_code as textCode',
+      's.status',
     ])
     .where('m.phone_number', '=', phoneNumber)
     .where('m.direction', '=', 'outbound')
-    .where('s.status', '=', 'active')
-    .groupBy(['c.session_id', 'c.id', 'c.language', 'c.text_code'])
+    .groupBy(['c.session_id', 'c.id', 'c.language', 'c.text_code', 's.status'])
     .orderBy(sql`max(m.created_at)`, 'desc')
     .limit(20)
     .execute();
+  return rows.map(({ status, ...caller }) => ({ ...caller, active: status === 'active' }));
 }
 
 /** Where this caller was last seen: the reference a short Plus Code is read against. */
 export async function lastKnownPosition(
   db: Database,
-  callerId: string,
+  caller: { sessionId: string; callerId: string },
 ): Promise<{ latitude: number; longitude: number } | null> {
+  // By session first: the primary key's prefix, so only the session's fixes are read.
   const row = await db
     .selectFrom('location_fixes')
     .select(['latitude', 'longitude'])
-    .where('caller_id', '=', callerId)
+    .where('session_id', '=', caller.sessionId)
+    .where('caller_id', '=', caller.callerId)
     .orderBy('captured_at', 'desc')
     .limit(1)
     .executeTakeFirst();
   return row ?? null;
 }
 
-/** True when the caller's page already delivered a fix taken in this second (a text repeats it). */
+/**
+ * True when the caller's page already delivered a fix taken in this second (a text repeats it).
+ * Redis knows it first (`TextMarks`); this covers a Redis that lost its data.
+ */
 export async function pageFixInSecond(
   db: Database,
-  callerId: string,
+  caller: { sessionId: string; callerId: string },
   capturedAt: number,
 ): Promise<boolean> {
   const start = Math.floor(capturedAt / 1000) * 1000;
   const row = await db
     .selectFrom('location_fixes')
     .select('seq')
-    .where('caller_id', '=', callerId)
+    .where('session_id', '=', caller.sessionId)
+    .where('caller_id', '=', caller.callerId)
     .where('delivered_by', 'is', null)
     .where('source', '=', 'TEXT_MESSAGE')
     .where('captured_at', '>=', new Date(start))
@@ -88,10 +97,16 @@ export async function lastLanguageTexted(
   return row?.language ?? null;
 }
 
+/** The note of an inbound text being handled; replaced by what it became. */
+export const handlingNote = 'Being handled.';
+/** A text still "being handled" after this long was left half-way (a crash): handle it again. */
+const abandonedAfterSeconds = 30;
+
 /**
  * Records an inbound text once: Twilio retries a webhook it got no answer to. Answers the row,
- * whether it is new, and whether an earlier delivery was handled to the end (its `note` is set):
- * a retry of one that failed half-way is handled again.
+ * whether it is new, and whether it is handled (or being handled) already: a retry while the
+ * first delivery is still at work does nothing, one after a delivery abandoned half-way does it
+ * again.
  */
 export async function insertInboundSms(
   db: Database,
@@ -114,6 +129,7 @@ export async function insertInboundSms(
       provider_message_id: input.providerMessageId,
       session_id: input.sessionId,
       caller_id: input.callerId,
+      note: handlingNote,
     })
     .onConflict((oc) =>
       oc.column('provider_message_id').where('provider_message_id', 'is not', null).doNothing(),
@@ -121,13 +137,25 @@ export async function insertInboundSms(
     .returning('id')
     .executeTakeFirst();
   if (inserted) return { id: inserted.id, fresh: true, handled: false };
+  // Taken over only if nobody finished it and its handler is long gone.
+  const reclaimed = await db
+    .updateTable('sms_messages')
+    // Its clock restarts: the age says how long the new handler has had it.
+    .set({ note: handlingNote, created_at: sql<Date>`now()` })
+    .where('provider_message_id', '=', input.providerMessageId)
+    .where('direction', '=', 'inbound')
+    .where('note', '=', handlingNote)
+    .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${abandonedAfterSeconds})`)
+    .returning('id')
+    .executeTakeFirst();
+  if (reclaimed) return { id: reclaimed.id, fresh: false, handled: false };
   const existing = await db
     .selectFrom('sms_messages')
-    .select(['id', 'note'])
+    .select('id')
     .where('provider_message_id', '=', input.providerMessageId)
     .where('direction', '=', 'inbound')
     .executeTakeFirstOrThrow();
-  return { id: existing.id, fresh: false, handled: existing.note !== null };
+  return { id: existing.id, fresh: false, handled: true };
 }
 
 /** What an inbound text became (a location, a duplicate, why not): the end of its handling. */

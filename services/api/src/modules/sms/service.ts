@@ -4,7 +4,7 @@ import { publishSessionEvent } from '../realtime/session-publisher';
 import { parseTextLocation, type ParsedTextLocation } from './location-text/parse';
 import {
   applyDeliveryStatus,
-  findActiveCallersByPhone,
+  findCallersTextedAt,
   insertInboundSms,
   lastKnownPosition,
   lastLanguageTexted,
@@ -45,8 +45,8 @@ export async function receiveSms(
 ): Promise<string | null> {
   const now = Date.now();
   const keyword = keywordOf(message.body);
-  const callers = await findActiveCallersByPhone(deps.db, message.from);
-  const reference = callers[0] ? await lastKnownPosition(deps.db, callers[0].callerId) : null;
+  const callers = await findCallersTextedAt(deps.db, message.from);
+  const reference = callers[0]?.active ? await lastKnownPosition(deps.db, callers[0]) : null;
   const parsed: ParsedTextLocation = isKeyword(keyword)
     ? { kind: 'none' }
     : parseTextLocation(message.body, { now, reference });

@@ -1,4 +1,4 @@
-import type { Location } from '@locus/contract';
+import { realtimeLimits, type Location } from '@locus/contract';
 import { publishTextedFix } from '../realtime/session-publisher';
 import type { TrackingDeps } from '../location/service';
 import type { ParsedTextLocation } from './location-text/parse';
@@ -16,19 +16,21 @@ export type TextLocationOutcome =
   | { outcome: 'not-mapped'; reason: string };
 
 /**
- * The caller a location text answers. A text code picks among the callers Locus texted at the
- * sender's number; a code that none of them has maps nothing (it still reaches the most recent
- * one's log, for the dispatcher to read). Codes are random and only matched among the sender's
- * own callers, so guessing one tells nobody anything.
+ * The caller a text answers: the one Locus texted most recently at the sender's number, if its
+ * session is still active (as for any reply). A text code names another active caller of that
+ * number instead; a code none of them has maps nothing (the text still reaches the most recent
+ * caller's log, if active). Codes are random and only matched among the sender's own callers, so
+ * guessing one tells nobody anything.
  */
 export function pickCaller(
   callers: TextedCaller[],
   parsed: ParsedTextLocation,
 ): { caller: TextedCaller | undefined; unknownCode: boolean } {
+  const latest = callers[0]?.active ? callers[0] : undefined;
   const code = parsed.kind === 'none' ? null : parsed.code;
-  if (!code) return { caller: callers[0], unknownCode: false };
-  const match = callers.find((caller) => caller.textCode === code);
-  return match ? { caller: match, unknownCode: false } : { caller: callers[0], unknownCode: true };
+  if (!code) return { caller: latest, unknownCode: false };
+  const match = callers.find((caller) => caller.active && caller.textCode === code);
+  return match ? { caller: match, unknownCode: false } : { caller: latest, unknownCode: true };
 }
 
 /**
@@ -51,14 +53,14 @@ export async function locateFromText(
       reason: `The code #${parsed.code} is not this caller's; the position was not mapped.`,
     };
   const target = { sessionId: caller.sessionId, callerId: caller.callerId };
-  const timed = parsed.capturedAt !== null;
-  const capturedAt = parsed.capturedAt ?? context.now;
-  if (timed) {
-    // The page may have got it through after all: its batch writer first, then Postgres.
-    await deps.realtime.writer.flush();
-    if (await pageFixInSecond(deps.db, caller.callerId, capturedAt))
-      return { outcome: 'duplicate' };
-  }
+  // A time in the future is a phone clock running fast: the text's arrival is the best time
+  // there is, and it cannot name a fix of the page's (whose clock was as wrong).
+  const timed =
+    parsed.capturedAt !== null && parsed.capturedAt <= context.now + realtimeLimits.maxClockSkewMs;
+  const capturedAt = timed && parsed.capturedAt !== null ? parsed.capturedAt : context.now;
+  // Redis dedupes against the page (`TextMarks`); Postgres too, in case Redis lost its data.
+  if (timed && (await pageFixInSecond(deps.db, target, capturedAt)))
+    return { outcome: 'duplicate' };
   const location: Location = {
     latitude: parsed.latitude,
     longitude: parsed.longitude,

@@ -93,8 +93,8 @@ describe('property: the page LOC text round-trips', () => {
     latitude,
     longitude,
     accuracy: fc.double({ min: 0, max: textLocationFormat.maxAccuracyM, noNaN: true }),
-    // Within the day before now (the parser takes the latest such time of day up to now + 60 s).
-    capturedAt: fc.integer({ min: now - day + 61_000, max: now }),
+    // Within 12 hours of now, either way (the parser takes the nearest such time of day).
+    capturedAt: fc.integer({ min: now - day / 2 + 1_000, max: now + day / 2 - 1_000 }),
   });
   const code = fc.string({
     unit: fc.constantFrom(...textLocationFormat.codeAlphabet),
@@ -206,7 +206,6 @@ const formatCases: Record<string, fc.Arbitrary<Case>> = {
       `https://maps.apple.com/?ll=${at}&q=Pin`,
       `https://maps.apple.com/?q=${at}`,
       `https://maps.apple.com/?sll=${viewportOf(p)}&ll=${at}`,
-      `https://maps.apple.com/?daddr=${at}`,
       `https://maps.apple.com/place?coordinate=${at}&name=Marked%20Location`,
     ];
   }),

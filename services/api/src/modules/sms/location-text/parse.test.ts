@@ -72,12 +72,12 @@ const examples: Record<string, Example[]> = {
     },
     {
       // GSM has no ±: some carriers send a question mark instead.
-      text: 'LOC -33.86880,151.20930 ?8m 23:59:59Z #ABCD',
+      text: 'LOC -33.86880,151.20930 ?8m 03:59:59Z #ABCD',
       expected: {
         latitude: -33.8688,
         longitude: 151.2093,
         accuracyM: 8,
-        capturedAt: Date.UTC(2025, 4, 31, 23, 59, 59),
+        capturedAt: Date.UTC(2025, 5, 1, 3, 59, 59),
         code: 'ABCD',
       },
     },
@@ -132,7 +132,6 @@ const examples: Record<string, Example[]> = {
     { text: 'https://maps.apple.com/?q=38.8977,-77.0365', expected: whiteHouse },
     { text: 'https://maps.apple.com/?sll=38.8977,-77.0365', expected: whiteHouse },
     { text: 'https://maps.apple.com/?sll=10.5,20.5&ll=38.8977,-77.0365', expected: whiteHouse },
-    { text: 'https://maps.apple.com/?daddr=38.8977,-77.0365', expected: whiteHouse },
     {
       text: 'https://maps.apple.com/place?coordinate=38.8977,-77.0365&name=Marked%20Location',
       expected: whiteHouse,
@@ -227,16 +226,43 @@ describe('parseTextLocation: realistic messages', () => {
   });
 });
 
+describe('parseTextLocation: a word never lends its letter to a hemisphere', () => {
+  // "près" ends in s, "Ségur" starts with S, "Été" with E: none of them is a hemisphere.
+  it.each([
+    ['Je suis près 48.85661, 2.35222', 48.85661, 2.35222],
+    ['48.85661, 2.35222 Ségur', 48.85661, 2.35222],
+    ['cerca de la estación 40.41678, -3.70379', 40.41678, -3.70379],
+    ['Été 48.85661 2.35222', 48.85661, 2.35222],
+  ])('%s', (text, latitude, longitude) => {
+    expect(parseTextLocation(text, noReference)).toMatchObject({
+      kind: 'location',
+      latitude,
+      longitude,
+    });
+  });
+});
+
+describe('parseTextLocation: a directions link', () => {
+  it('is not where the caller is', () => {
+    expect(
+      parseTextLocation('https://maps.apple.com/?daddr=38.8977,-77.0365', noReference).kind,
+    ).not.toBe('location');
+  });
+});
+
 describe('parseTextLocation: the message time', () => {
-  it('is the latest such time of day not after now (plus a minute of clock skew)', () => {
+  it('is the instant with that time of day nearest to now, within 12 hours either way', () => {
     const at = (time: string) =>
       parseTextLocation(`LOC 1.00000,2.00000 ±5m ${time}Z #ABCD`, noReference);
     expect(at('14:04:59')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 1, 14, 4, 59) });
-    // 30 s "in the future" by a skewed phone clock: still today.
+    // Ahead of now (a phone clock running fast): still today, never yesterday.
     expect(at('14:05:30')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 1, 14, 5, 30) });
-    // More than a minute ahead: yesterday's.
-    expect(at('14:06:30')).toMatchObject({ capturedAt: Date.UTC(2025, 4, 31, 14, 6, 30) });
-    expect(at('00:00:00')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 1, 0, 0, 0) });
+    expect(at('14:06:30')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 1, 14, 6, 30) });
+    expect(at('03:00:00')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 1, 3, 0, 0) });
+    // Across midnight, both ways.
+    expect(at('23:59:00')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 1, 23, 59, 0) });
+    expect(at('02:05:00')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 1, 2, 5, 0) });
+    expect(at('02:04:00')).toMatchObject({ capturedAt: Date.UTC(2025, 5, 2, 2, 4, 0) });
   });
 
   it('is null without a time, and invalid when the time is not a time of day', () => {

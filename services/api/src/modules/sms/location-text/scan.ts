@@ -13,6 +13,20 @@ export const isAsciiLetter = (c: number): boolean => {
 
 export const isAsciiAlnum = (c: number): boolean => isDigit(c) || isAsciiLetter(c);
 
+const letterOrMark = /[\p{L}\p{M}]/u;
+/** Scripts written without spaces: a letter of theirs next to an N or a W is not one word. */
+const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/**
+ * True when the character at `i` is part of a word written with spaces (é, ñ, a combining accent
+ * included): "près", "Ségur" must never lend an S to a coordinate, while "我在38.8977 N" may.
+ */
+export const isWordCharAt = (s: string, i: number): boolean => {
+  if (i < 0 || i >= s.length) return false;
+  if (isAsciiLetter(s.charCodeAt(i))) return true;
+  const char = s.charAt(i);
+  return letterOrMark.test(char) && !unspaced.test(char);
+};
+
 /** Whether `s` has `lower` (ASCII, lower case) at `i`, ignoring ASCII case. */
 export function startsWithCI(s: string, i: number, lower: string): boolean {
   if (i < 0 || i + lower.length > s.length) return false;

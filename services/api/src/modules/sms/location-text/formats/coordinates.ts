@@ -9,6 +9,7 @@ import {
   isAsciiAlnum,
   isAsciiLetter,
   isDigit,
+  isWordCharAt,
   located,
   numberContinues,
   readNumber,
@@ -71,8 +72,8 @@ function readHemispherePrefix(
   const c = s.charCodeAt(i);
   const letter = hemisphereLetter(c);
   if (letter) {
-    // A letter on its own (not the end of a word), then the number.
-    if (isAsciiLetter(s.charCodeAt(i + 1))) return null;
+    // A letter on its own (not part of a word, in any script), then the number.
+    if (isWordCharAt(s, i + 1) || isWordCharAt(s, i - 1)) return null;
     if (c === 79 && s.charCodeAt(i + 1) === 32) return null;
     return { hemisphere: letter, end: skipSpace(s, i + 1) };
   }
@@ -90,7 +91,7 @@ function readHemisphereSuffix(
   i: number,
 ): { hemisphere: Hemisphere; end: number } | null {
   const letter = hemisphereLetter(s.charCodeAt(i));
-  if (!letter || isAsciiLetter(s.charCodeAt(i + 1))) return null;
+  if (!letter || isWordCharAt(s, i + 1)) return null;
   return { hemisphere: letter, end: i + 1 };
 }
 

@@ -19,8 +19,6 @@ import {
 import type { Candidate, Found } from '../types';
 
 const day = 86_400_000;
-/** A phone clock this far ahead still counts as "today". */
-const clockSkewMs = 60_000;
 
 function readAccuracy(s: string, i: number): { value: NumberToken; end: number } | null {
   let k = skipSpace(s, i);
@@ -93,12 +91,17 @@ function readCode(s: string, i: number): { code: string; end: number } | null {
   return codePattern.test(code) ? { code, end } : null;
 }
 
-/** The latest instant with this UTC time of day that is not later than now (plus skew). */
+/**
+ * The instant with this UTC time of day nearest to now (within 12 hours either way). A phone
+ * clock that runs fast gives a time a little ahead, which must not become yesterday's: the caller
+ * decides what to do with a time in the future (sms/text-location.ts uses the arrival time).
+ */
 function instantOfTimeOfDay(timeOfDayMs: number, now: number): number | null {
   if (!Number.isFinite(now)) return null;
-  const limit = now + clockSkewMs;
-  const instant = Math.floor(limit / day) * day + timeOfDayMs;
-  return instant > limit ? instant - day : instant;
+  const instant = Math.floor(now / day) * day + timeOfDayMs;
+  if (instant - now > day / 2) return instant - day;
+  if (now - instant > day / 2) return instant + day;
+  return instant;
 }
 
 /** A LOC text whose keyword is at `i`, or null when what follows is not one. */

@@ -155,7 +155,7 @@ function readApple(link: Link, context: ParseContext): Found | null {
     ['coordinate', 'link'],
     ['ll', 'link'],
     ['q', 'query'],
-    ['daddr', 'query'],
+    // Not `daddr`: a directions link names where to go, not where the caller is.
     ['sll', 'link'],
     ['center', 'link'],
   ] as const) {

@@ -3,11 +3,17 @@
  * `87C40000+`), and short codes (`VXX7+39`, often followed by a locality we cannot look up),
  * recovered relative to the session's last known position.
  */
-import pluscodes from 'pluscodes';
+import * as pluscodesModule from 'pluscodes';
 import { isAsciiAlnum, located } from '../scan';
 import type { Candidate, Found, ParseContext } from '../types';
 
-// pluscodes is CommonJS whose named exports Node cannot see from ESM: take them off the default.
+// pluscodes is CommonJS: Node's ESM sees only a default export (module.exports), a CommonJS
+// loader (tsx outside a module package, a bundler) sees the named ones. Either works.
+type PlusCodes = typeof pluscodesModule;
+const pluscodes: PlusCodes =
+  'decode' in pluscodesModule && typeof pluscodesModule.decode === 'function'
+    ? pluscodesModule
+    : (pluscodesModule as unknown as { default: PlusCodes }).default;
 const { decode, encode } = pluscodes;
 
 const alphabet = '23456789CFGHJMPQRVWX';
