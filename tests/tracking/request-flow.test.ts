@@ -84,6 +84,12 @@ describe('the text-message path', () => {
         status: 'active',
         language: 'es',
         agencyName: 'Demo County 911',
+        // The demo's outbox number, where the page offers to text a position back.
+        textBack: {
+          number: '+15005550006',
+          code: expect.stringMatching(/^[2-9A-HJ-NP-Z]{4}$/),
+          afterMs: 20_000,
+        },
       });
     }
 
