@@ -2,13 +2,11 @@ import { realtimeLimits, type Location } from '@locus/contract';
 import { publishTextedFix } from '../realtime/session-publisher';
 import type { TrackingDeps } from '../location/service';
 import type { ParsedTextLocation } from './location-text/parse';
+import { unknownAccuracyM } from './location-text/scan';
 import { pageFixInSecond, type TextedCaller } from './repo';
 
-/**
- * The radius drawn for a texted position that says nothing of its accuracy (a map link, plain
- * coordinates): wide on purpose, so that nobody searches a 5-metre circle around a shared pin.
- */
-export const unknownTextAccuracyM = 100;
+/** The radius drawn for a texted position that says nothing of its accuracy: see the parser. */
+export const unknownTextAccuracyM = unknownAccuracyM;
 
 /** What a text became as a location, for the dispatcher's log (`sms-received.location`). */
 export type TextLocationOutcome =

@@ -250,6 +250,26 @@ describe('parseTextLocation: a directions link', () => {
   });
 });
 
+describe('parseTextLocation: never more precise than written', () => {
+  it.each([
+    // Whole degrees: half a degree of latitude, whatever the text claims.
+    ['geo:38,-77;u=10', 55_660],
+    ['LOC 38.9,-77.0 ±12m', 5_566],
+    // Five decimals: the stated accuracy stands.
+    ['LOC 38.89770,-77.03650 ±12m', 12],
+  ])('%s', (text, metres) => {
+    const parsed = parseTextLocation(text, noReference);
+    expect(parsed.kind).toBe('location');
+    expect(parsed.kind === 'location' && parsed.accuracyM).toBeCloseTo(metres, -1);
+  });
+
+  it('leaves a precise position without a stated accuracy to the default', () => {
+    expect(parseTextLocation('38.89770, -77.03650', noReference)).toMatchObject({
+      accuracyM: null,
+    });
+  });
+});
+
 describe('parseTextLocation: the message time', () => {
   it('is the instant with that time of day nearest to now, within 12 hours either way', () => {
     const at = (time: string) =>

@@ -124,6 +124,34 @@ export const invalid = (
 const plain = (n: number): number => (n === 0 ? 0 : n);
 
 /**
+ * The radius the server draws for a position that states no accuracy (a map link, plain
+ * coordinates): wide on purpose, so that nobody searches a 5-metre circle around a shared pin.
+ */
+export const unknownAccuracyM = 100;
+
+const metresPerDegree = 111_320;
+const decimalText = /^[+-]?\d+(?:\.(\d+))?$/;
+
+/**
+ * Half the last written digit's step, in metres (the larger of the two coordinates): 0.5 m for
+ * 5 decimals, 55 km for whole degrees. 0 for a coordinate not written as a plain decimal
+ * (degrees, minutes and seconds are read as precise).
+ */
+function impliedPrecisionM(latitude: Written, longitude: Written): number {
+  const step = (written: Written): number | null => {
+    const match = decimalText.exec(written.text.trim());
+    return match ? 0.5 * 10 ** -(match[1]?.length ?? 0) : null;
+  };
+  const lat = step(latitude);
+  const lon = step(longitude);
+  const cos = Math.max(0.01, Math.cos((latitude.value * Math.PI) / 180));
+  return Math.max(
+    lat === null ? 0 : lat * metresPerDegree,
+    lon === null ? 0 : lon * metresPerDegree * cos,
+  );
+}
+
+/**
  * A location when the pair is in range, or the invalid result naming what is not. The one
  * place results with coordinates are made.
  */
@@ -136,7 +164,18 @@ export function located(
   const code = extra.code ?? null;
   const problem = rangeProblem(latitude, longitude);
   if (problem) return invalid(format, problem, code);
-  const accuracyM = extra.accuracyM ?? null;
+  const stated = extra.accuracyM ?? null;
+  // Never more precise than written: "geo:38,-77" is a 100-km square, whatever it says.
+  // (Under a metre, as the page's own 5 decimals, it changes nothing worth saying.)
+  const implied = impliedPrecisionM(latitude, longitude);
+  const accuracyM =
+    stated !== null
+      ? implied >= 1
+        ? Math.max(stated, implied)
+        : stated
+      : implied > unknownAccuracyM
+        ? implied
+        : null;
   return {
     kind: 'location',
     format,

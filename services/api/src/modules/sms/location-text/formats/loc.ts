@@ -126,7 +126,10 @@ function readLoc(s: string, i: number, now: number): Candidate | null {
   if (code) j = code.end;
 
   const codeValue = code?.code ?? null;
-  let result: Found = located('loc', latitude, longitude, { code: codeValue });
+  let result: Found = located('loc', latitude, longitude, {
+    code: codeValue,
+    accuracyM: accuracy ? Math.round(accuracy.value.value) : null,
+  });
   if (result.kind === 'location') {
     if (accuracy && accuracy.value.value > textLocationFormat.maxAccuracyM)
       result = {
@@ -143,7 +146,6 @@ function readLoc(s: string, i: number, now: number): Candidate | null {
         code: codeValue,
       };
     else {
-      result.accuracyM = accuracy ? Math.round(accuracy.value.value) : null;
       result.capturedAt = time?.ms != null ? instantOfTimeOfDay(time.ms, now) : null;
     }
   }
