@@ -1,9 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { callerTexts, smsLanguages, type SmsLanguage } from '@locus/contract';
+import { callerTexts, smsLanguages } from '@locus/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TestSocket } from '../support/sockets';
-import { apiSignIn, startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
 // The caller's page as a caller lives it: its own small entry (share.html), in their language;
@@ -20,47 +19,11 @@ afterAll(async () => {
   await env?.close();
 });
 
-const { waitForSms, callerLinkIn, dispatcherPage, callerPhone, endActiveSessions } =
-  trackingHelpers(() => env);
+const { textedSession, dispatcherPage, callerPhone, endActiveSessions } = trackingHelpers(
+  () => env,
+);
 
 afterEach(() => endActiveSessions());
-
-const dispatcherEmail = 'dispatcher@demo-county.test';
-
-async function authHeaders() {
-  const { token } = await apiSignIn(env.api.url, dispatcherEmail);
-  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-}
-
-/** A session texted in `language` through the API, and a dispatcher socket joined to it. */
-async function textedSession(number: string, language: SmsLanguage) {
-  const headers = await authHeaders();
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${env.api.url}${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-    });
-    expect(response.status, path).toBe(200);
-    return (await response.json()) as Record<string, string>;
-  };
-  const stream = await post('/api/v1/location/start-stream', { phoneNumber: number });
-  await post('/api/v1/location/request-text-message-location', {
-    connectionRequestUuid: stream.uuid,
-    language,
-  });
-  const dispatcher = await joinedDispatcher(stream.token!, stream.uuid!);
-  const link = callerLinkIn(await waitForSms(number));
-  const end = () => post(`/api/v1/location/set-date-time-completed/${stream.uuid}`, {});
-  return { sessionId: stream.uuid!, dispatcher, link, end };
-}
-
-async function joinedDispatcher(token: string, sessionId: string): Promise<TestSocket> {
-  const socket = await TestSocket.open(`${env.api.wsUrl}/api/v1/socket?token=${token}`);
-  socket.send('join', { sessionId });
-  await socket.event('joined');
-  return socket;
-}
 
 /** WCAG 2.1 A and AA, as axe checks them, for the page as it is now. */
 async function expectAccessible(page: Page, state: string, only?: string): Promise<void> {

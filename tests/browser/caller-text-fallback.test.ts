@@ -1,9 +1,9 @@
-import { callerLinkPath, callerTexts, type CallerLink, type SmsLanguage } from '@locus/contract';
+import { callerTexts, type SmsLanguage } from '@locus/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wcagViolations } from '../support/browser';
-import { apiSignIn, startAuthEnvironment, type AuthEnvironment } from './auth-support';
-import { trackingHelpers } from './tracking-support';
+import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { trackingHelpers, type TextBack } from './tracking-support';
 
 // The caller's page when its positions do not get through: it shows the newest one in words the
 // caller can read to the dispatcher ("Your location"), and after 20 s (the API's default
@@ -19,7 +19,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const { waitForSms, callerLinkIn, callerPhone, endActiveSessions } = trackingHelpers(() => env);
+const { textedSession, textBackOf, callerPhone, endActiveSessions } = trackingHelpers(() => env);
 
 afterEach(() => endActiveSessions());
 
@@ -34,32 +34,11 @@ const whiteHousePlusCode = '87C4VXX7+39';
 /** Where the caller was before (a block away). */
 const before = { latitude: 38.8985, longitude: -77.0352 };
 
-type TextBack = NonNullable<Extract<CallerLink, { status: 'active' }>['textBack']>;
-
 /** A session texted to `number` in `language`, its link, and what the link says to the page. */
 async function textedLink(number: string, language: SmsLanguage) {
-  const { token } = await apiSignIn(env.api.url, 'dispatcher@demo-county.test');
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${env.api.url}${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-    });
-    expect(response.status, path).toBe(200);
-    return (await response.json()) as Record<string, string>;
-  };
-  const stream = await post('/api/v1/location/start-stream', { phoneNumber: number });
-  await post('/api/v1/location/request-text-message-location', {
-    connectionRequestUuid: stream.uuid,
-    language,
-  });
-  const link = callerLinkIn(await waitForSms(number));
-  const linkToken = new URL(link).searchParams.get('token')!;
-  const answer = await fetch(`${env.api.url}${callerLinkPath}?token=${linkToken}`);
-  const body = (await answer.json()) as CallerLink;
-  if (body.status !== 'active' || !body.textBack) throw new Error(`no textBack: ${body.status}`);
-  return { link, textBack: body.textBack };
+  const session = await textedSession(number, language);
+  await session.dispatcher.close();
+  return { link: session.link, textBack: await textBackOf(session.link) };
 }
 
 /** What the offer's `sms:` link holds: the number, and the text as the messages app shows it. */

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { callerTexts, formatLocationText } from '@locus/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiSignIn, startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
 // Issue 23 on the dispatcher's screen: "Ask for location by text" texts the caller, and a
@@ -17,7 +17,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const { waitForSms, outboxSms, callerLinkIn, dispatcherPage, endActiveSessions } = trackingHelpers(
+const { textedSession, textBackOf, outboxSms, dispatcherPage, endActiveSessions } = trackingHelpers(
   () => env,
 );
 
@@ -36,27 +36,8 @@ async function phoneTexts(from: string, body: string): Promise<void> {
 describe('a location the caller texts back, on the dashboard', () => {
   it('the dispatcher asks by text; the texted position is on the map, marked as texted', async () => {
     const number = '+12025550191';
-    const { token } = await apiSignIn(env.api.url, 'dispatcher@demo-county.test');
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${env.api.url}${path}`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-      });
-      expect(response.status, path).toBe(200);
-      return (await response.json()) as Record<string, string>;
-    };
-    const stream = await post('/api/v1/location/start-stream', { phoneNumber: number });
-    await post('/api/v1/location/request-text-message-location', {
-      connectionRequestUuid: stream.uuid,
-      language: 'fr',
-    });
-    const link = new URL(callerLinkIn(await waitForSms(number)));
-    const answer = await fetch(
-      `${env.api.url}/api/v1/caller/link?token=${link.searchParams.get('token')}`,
-    );
-    const { textBack } = (await answer.json()) as { textBack: { code: string } };
+    const session = await textedSession(number, 'fr');
+    const textBack = await textBackOf(session.link);
 
     const dashboard = await dispatcherPage();
     const { page } = dashboard;
@@ -101,6 +82,7 @@ describe('a location the caller texts back, on the dashboard', () => {
       .include(`[aria-labelledby="${panelId}"]`)
       .analyze();
     expect(results.violations.map((violation) => violation.id)).toEqual([]);
+    await session.dispatcher.close();
     await dashboard.context.close();
   });
 });

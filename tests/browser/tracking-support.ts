@@ -1,7 +1,9 @@
-import type { SmsLanguage } from '@locus/contract';
+import { callerLinkPath, type CallerLink, type SmsLanguage } from '@locus/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { TestSocket } from '../support/sockets';
 import { apiSignIn, newPage, signInWithForm, type AuthEnvironment } from './auth-support';
+
+export type TextBack = NonNullable<Extract<CallerLink, { status: 'active' }>['textBack']>;
 
 export interface OutboxSms {
   to: string;
@@ -81,6 +83,16 @@ export function trackingHelpers(environment: () => AuthEnvironment) {
           await post(`/api/v1/location/set-date-time-completed/${stream.uuid}`, {});
         },
       };
+    },
+
+    /** What the caller's link tells its page about texting a position back (issue 23). */
+    async textBackOf(link: string): Promise<TextBack> {
+      const token = new URL(link).searchParams.get('token')!;
+      const answer = await fetch(`${base()}${callerLinkPath}?token=${token}`);
+      const body = (await answer.json()) as CallerLink;
+      if (body.status !== 'active' || !body.textBack)
+        throw new Error(`no textBack: ${body.status}`);
+      return body.textBack;
     },
 
     /** A dispatcher on the dashboard, signed in. */
