@@ -1,5 +1,5 @@
-import type { Database } from '@locus/db';
-import { sql } from 'kysely';
+import type { Database, DB } from '@locus/db';
+import { sql, type Transaction } from 'kysely';
 
 export interface DispatcherProfile {
   firstName: string;
@@ -266,6 +266,20 @@ export async function isOptedOut(db: Database, phoneNumber: string): Promise<boo
 }
 
 /**
+ * Holds off an end of the session until the transaction's text is written: false when the
+ * session is not active (the text must not be written).
+ */
+async function lockActiveSession(trx: Transaction<DB>, sessionId: string): Promise<boolean> {
+  const session = await trx
+    .selectFrom('tracking_sessions')
+    .select('status')
+    .where('id', '=', sessionId)
+    .forUpdate()
+    .executeTakeFirst();
+  return session?.status === 'active';
+}
+
+/**
  * The caller's link token and the text that carries it, in one transaction: a text is never
  * sent for a link that does not exist. Earlier links of the same caller stop working.
  */
@@ -282,14 +296,7 @@ export async function insertLinkAndSms(
   },
 ): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
-    // Holds off an end of the session until the text is written, and refuses an ended one.
-    const session = await trx
-      .selectFrom('tracking_sessions')
-      .select('status')
-      .where('id', '=', input.sessionId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (session?.status !== 'active') return null;
+    if (!(await lockActiveSession(trx, input.sessionId))) return null;
     await trx
       .updateTable('connection_tokens')
       .set({ revoked_at: sql<Date>`now()` })
@@ -339,13 +346,7 @@ export async function insertCallerSms(
   input: { sessionId: string; caller: CallerRow; body: string },
 ): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
-    const session = await trx
-      .selectFrom('tracking_sessions')
-      .select('status')
-      .where('id', '=', input.sessionId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (session?.status !== 'active') return null;
+    if (!(await lockActiveSession(trx, input.sessionId))) return null;
     const sms = await trx
       .insertInto('sms_messages')
       .values({

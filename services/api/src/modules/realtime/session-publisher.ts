@@ -56,6 +56,18 @@ export async function publishServerFix(
     capturedAt,
   });
   if (seq === 0) return 0;
+  storeServerFix(context, target, seq, location);
+  return seq;
+}
+
+/** Counts and queues for Postgres a fix the server published (not one from the page's socket). */
+function storeServerFix(
+  context: Context,
+  target: { sessionId: string; callerId: string },
+  seq: number,
+  location: Location,
+  deliveredBy?: 'sms',
+): void {
   context.metrics.fixesAccepted.inc();
   context.writer.addFix({
     ...target,
@@ -68,10 +80,10 @@ export async function publishServerFix(
     speed: null,
     address: location.address,
     source: location.capturedFromSource,
-    capturedAt: new Date(capturedAt),
+    capturedAt: new Date(location.dateTimeCaptured),
     receivedAt: new Date(),
+    ...(deliveredBy ? { deliveredBy } : {}),
   });
-  return seq;
 }
 
 /**
@@ -103,21 +115,6 @@ export async function publishTextedFix(
     context.metrics.fixesDuplicate.inc();
     return 0;
   }
-  context.metrics.fixesAccepted.inc();
-  context.writer.addFix({
-    ...target,
-    seq,
-    latitude: location.latitude,
-    longitude: location.longitude,
-    uncertaintyRadiusM: location.uncertaintyRadiusInMeters,
-    altitude: location.altitude,
-    heading: null,
-    speed: null,
-    address: null,
-    source: location.capturedFromSource,
-    capturedAt: new Date(capturedAt),
-    receivedAt: new Date(),
-    deliveredBy: 'sms',
-  });
+  storeServerFix(context, target, seq, location, 'sms');
   return seq;
 }
