@@ -44,7 +44,17 @@ describe('a location the caller texts back, on the dashboard', () => {
     await page.getByRole('banner').getByText(`Locating ${number}`).waitFor();
 
     // The page cannot get through: the dispatcher asks the caller to text their position.
-    await page.getByRole('button', { name: 'Ask for location by text' }).click();
+    // By keyboard alone: Tab to the button, then Enter.
+    const ask = page.getByRole('button', { name: 'Ask for location by text' });
+    await ask.waitFor();
+    for (
+      let tab = 0;
+      tab < 40 && !(await ask.evaluate((el) => el === document.activeElement));
+      tab += 1
+    )
+      await page.keyboard.press('Tab');
+    expect(await ask.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
     await page.getByText(`Asked ${number} to text their location`).waitFor();
     const log = page.getByRole('log');
     await log.getByText('Asked the caller for their location by text').waitFor();
@@ -80,6 +90,7 @@ describe('a location the caller texts back, on the dashboard', () => {
     const results = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
       .include(`[aria-labelledby="${panelId}"]`)
+      .include('[data-testid="ask-location-by-text"]')
       .analyze();
     expect(results.violations.map((violation) => violation.id)).toEqual([]);
     await session.dispatcher.close();

@@ -1,6 +1,7 @@
 import type { TestApi } from '../support/api';
 import { TestSocket } from '../support/sockets';
 import { call } from '../auth/support';
+import type { FakeTwilio } from '../fakes/twilio-server';
 
 export const dispatcherEmail = 'dispatcher@demo-county.test';
 export const otherTeamEmail = 'dispatcher@neighbour-county.test';
@@ -61,4 +62,24 @@ export function linkTokenIn(body: string): string {
 
 export function callerSocket(api: TestApi, linkToken: string): Promise<TestSocket> {
   return TestSocket.open(`${api.wsUrl}/api/v1/caller/socket?token=${linkToken}`);
+}
+
+/** The number the fake Twilio texts from, and the one a caller's page offers to text back. */
+export const twilioFrom = '+15005550006';
+
+/**
+ * `startAuthStack` options for an API and worker that text through the fake Twilio: the worker
+ * sends to it, and the API checks webhooks signed over `publicUrl`, as Twilio would call them.
+ */
+export function twilioStackOptions(fake: FakeTwilio, publicUrl: string) {
+  const twilio = {
+    SMS_PROVIDER: 'twilio',
+    TWILIO_AUTH_TOKEN: fake.authToken,
+    TWILIO_FROM: twilioFrom,
+    PUBLIC_URL: publicUrl,
+  };
+  return {
+    env: twilio,
+    workerEnv: { ...twilio, TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_API_BASE_URL: fake.url },
+  };
 }

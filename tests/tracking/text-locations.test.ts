@@ -11,6 +11,8 @@ import {
   otherTeamEmail,
   linkTokenIn,
   startStream,
+  twilioFrom as locusNumber,
+  twilioStackOptions,
   type ConnectionRequest,
 } from './support';
 
@@ -19,29 +21,13 @@ import {
 // through Twilio's signed inbound webhook; it reaches the dispatcher like any other fix, once.
 
 const publicUrl = 'https://locus.test';
-const locusNumber = '+15005550006';
 let fake: FakeTwilio;
 let stack: AuthStack;
 let dispatcher: string;
 
 beforeAll(async () => {
   fake = await FakeTwilio.start();
-  stack = await startAuthStack({
-    env: {
-      SMS_PROVIDER: 'twilio',
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: locusNumber,
-      PUBLIC_URL: publicUrl,
-    },
-    workerEnv: {
-      SMS_PROVIDER: 'twilio',
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: locusNumber,
-      TWILIO_API_BASE_URL: fake.url,
-      PUBLIC_URL: publicUrl,
-    },
-  });
+  stack = await startAuthStack(twilioStackOptions(fake, publicUrl));
   dispatcher = await signIn(stack.api, dispatcherEmail);
 });
 afterAll(async () => {

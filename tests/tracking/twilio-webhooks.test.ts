@@ -9,6 +9,7 @@ import {
   joinSession,
   linkTokenIn,
   startStream,
+  twilioStackOptions,
   type ConnectionRequest,
 } from './support';
 
@@ -19,17 +20,7 @@ let dispatcher: string;
 
 beforeAll(async () => {
   fake = await FakeTwilio.start();
-  stack = await startAuthStack({
-    env: { SMS_PROVIDER: 'twilio', TWILIO_AUTH_TOKEN: fake.authToken, PUBLIC_URL: publicUrl },
-    workerEnv: {
-      SMS_PROVIDER: 'twilio',
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: '+15005550006',
-      TWILIO_API_BASE_URL: fake.url,
-      PUBLIC_URL: publicUrl,
-    },
-  });
+  stack = await startAuthStack(twilioStackOptions(fake, publicUrl));
   dispatcher = await signIn(stack.api, dispatcherEmail);
 });
 afterAll(async () => {

@@ -47,6 +47,7 @@ export function AskLocationByTextButton({
   const ask = useAskLocationByText(connectionRequestUuid, phoneNumber);
   return (
     <Button
+      data-testid="ask-location-by-text"
       variant="light"
       size="compact-sm"
       leftSection={<IconMessageShare size={16} aria-hidden />}

@@ -320,21 +320,32 @@ export async function insertLinkAndSms(
         hard_expires_at: sql<Date>`now() + make_interval(secs => ${input.hardCapSeconds})`,
       })
       .execute();
-    const sms = await trx
-      .insertInto('sms_messages')
-      .values({
-        direction: 'outbound',
-        session_id: input.sessionId,
-        caller_id: input.caller.id,
-        phone_number: input.caller.phoneNumber,
-        body: input.body,
-        language: input.language,
-        status: 'queued',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return sms.id;
+    return queueCallerSms(trx, input.sessionId, input.caller, input.body, input.language);
   });
+}
+
+/** An outbound text to a caller, queued for `sms.send`; returns its id. */
+async function queueCallerSms(
+  trx: Transaction<DB>,
+  sessionId: string,
+  caller: CallerRow,
+  body: string,
+  language: CallerRow['language'],
+): Promise<string> {
+  const sms = await trx
+    .insertInto('sms_messages')
+    .values({
+      direction: 'outbound',
+      session_id: sessionId,
+      caller_id: caller.id,
+      phone_number: caller.phoneNumber,
+      body,
+      language,
+      status: 'queued',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return sms.id;
 }
 
 /**
@@ -347,20 +358,7 @@ export async function insertCallerSms(
 ): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
     if (!(await lockActiveSession(trx, input.sessionId))) return null;
-    const sms = await trx
-      .insertInto('sms_messages')
-      .values({
-        direction: 'outbound',
-        session_id: input.sessionId,
-        caller_id: input.caller.id,
-        phone_number: input.caller.phoneNumber,
-        body: input.body,
-        language: input.caller.language,
-        status: 'queued',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return sms.id;
+    return queueCallerSms(trx, input.sessionId, input.caller, input.body, input.caller.language);
   });
 }
 

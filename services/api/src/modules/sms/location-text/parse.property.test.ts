@@ -178,7 +178,7 @@ const formatCases: Record<string, fc.Arbitrary<Case>> = {
   'geo:': cases('geo-uri', micro, (p) => {
     const at = `${six(p.latitude)},${six(p.longitude)}`;
     const android = `geo:0,0?q=${at}(Pin)`;
-    // geo:0,0 itself is Android's placeholder, not a position (see the examples).
+    // geo:0,0 alone is Android's link with no position of its own (see the examples).
     if (Number(six(p.latitude)) === 0 && Number(six(p.longitude)) === 0) return [android];
     return [`geo:${at}`, `geo:${at},120.5`, `geo:${at};u=35`, android];
   }),

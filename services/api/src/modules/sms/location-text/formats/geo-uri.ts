@@ -1,7 +1,7 @@
 /**
  * `geo:` URIs (RFC 5870): `geo:38.8977,-77.0365`, with an altitude (ignored), `;u=35` (the
  * uncertainty in metres), `;crs=wgs84`, and Android's `geo:0,0?q=38.8977,-77.0365(Label)`,
- * where the query is the pin and 0,0 only a placeholder.
+ * where the query is the pin: Android writes 0,0 when the link has no position of its own.
  */
 import { normalizeText, percentDecode } from '../normalize';
 import {
@@ -55,7 +55,8 @@ function readGeo(uri: string, maxLength: number): Found {
     return fail('The geo: link uses a coordinate system other than WGS 84.');
   const u = params.get('u');
   const uncertainty = u === undefined ? null : wholeNumber(u);
-  const placeholder = latitude.value === 0 && longitude.value === 0;
+  // Android's geo:0,0: the link carries no position of its own (the pin, if any, is in q=).
+  const noOwnPosition = latitude.value === 0 && longitude.value === 0;
 
   const q = query.get('q');
   if (q !== undefined) {
@@ -72,12 +73,13 @@ function readGeo(uri: string, maxLength: number): Found {
         accuracyM: same ? uncertainty : null,
       });
     }
-    if (placeholder)
+    if (noOwnPosition)
       return fail(
         'The geo: link names a place, not coordinates; ask for the coordinates or a Plus Code.',
       );
   }
-  if (placeholder) return fail('The geo: link gives 0,0, which is a placeholder, not a position.');
+  if (noOwnPosition)
+    return fail('The geo: link gives 0,0, which is a placeholder, not a position.');
   return located('geo-uri', latitude, longitude, { accuracyM: uncertainty });
 }
 
