@@ -99,6 +99,9 @@ describe('code splitting', { timeout: 60_000 }, () => {
     const scripts = recordScripts(dashboard);
     await dashboard.goto(url('/dashboard'));
     await dashboard.getByRole('button', { name: /User menu/ }).waitFor();
+    // The dashboard's own chunk has run (its locate form is on screen), not only the layout's:
+    // on a loaded machine the network can go quiet between the two.
+    await dashboard.getByLabel('Phone number').waitFor();
     await dashboard.waitForLoadState('networkidle');
     const loaded = await scripts.all();
 
