@@ -123,7 +123,7 @@ export async function signInWithForm(
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL(`${baseUrl}/dashboard`);
-  await page.getByRole('button', { name: /User menu/ }).waitFor();
+  await page.getByRole('button', { name: /user menu/i }).waitFor();
 }
 
 /** A bearer token straight from the API. */

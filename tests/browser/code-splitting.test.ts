@@ -98,7 +98,7 @@ describe('code splitting', { timeout: 60_000 }, () => {
     const dashboard = await sameSessionPage(env.browser, page);
     const scripts = recordScripts(dashboard);
     await dashboard.goto(url('/dashboard'));
-    await dashboard.getByRole('button', { name: /User menu/ }).waitFor();
+    await dashboard.getByRole('button', { name: /user menu/i }).waitFor();
     // The dashboard's own chunk has run (its locate form is on screen), not only the layout's:
     // on a loaded machine the network can go quiet between the two.
     await dashboard.getByLabel('Phone number').waitFor();
@@ -133,7 +133,7 @@ describe('code splitting', { timeout: 60_000 }, () => {
 
     release();
     await loading.waitFor({ state: 'detached' });
-    await dashboard.getByRole('button', { name: /User menu/ }).waitFor();
+    await dashboard.getByRole('button', { name: /user menu/i }).waitFor();
     await dashboard.context().close();
     await context.close();
   });

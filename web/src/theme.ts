@@ -39,7 +39,12 @@ export const theme = createTheme({
   focusRing: 'auto',
   components: {
     Modal: {
-      defaultProps: { centered: true, overlayProps: { backgroundOpacity: 0.55, blur: 2 } },
+      defaultProps: {
+        centered: true,
+        overlayProps: { backgroundOpacity: 0.55, blur: 2 },
+        // Mantine's close button is an icon alone: without this it has no name (WCAG 4.1.2).
+        closeButtonProps: { 'aria-label': 'Close' },
+      },
       styles: { title: { fontSize: 20, fontWeight: 700 } },
     },
   },

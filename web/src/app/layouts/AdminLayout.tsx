@@ -53,7 +53,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
           </Text>
         </ConsoleHeader>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" bg={consoleChrome} withBorder={false}>
+      <AppShell.Navbar p="sm" bg={consoleChrome} withBorder={false} className="locus-on-chrome">
         <nav aria-label="Admin sections">
           {adminSidebar(permissions).map((item) => (
             <NavLink

@@ -31,6 +31,7 @@ export function ConsoleHeader({
       justify="space-between"
       wrap="nowrap"
       bg={consoleChrome}
+      className="locus-on-chrome"
     >
       <Group gap="lg" wrap="nowrap" style={{ minWidth: 0 }}>
         <Brand to="/dashboard" inverted />

@@ -78,7 +78,7 @@ export function UserMenu({
               </Avatar>
             }
             rightSection={<IconChevronDown size={16} aria-hidden />}
-            aria-label={`User menu for ${name}`}
+            aria-label={`${name}: user menu`}
           >
             <Text span fw={600} size="sm" visibleFrom="xs">
               {name}
