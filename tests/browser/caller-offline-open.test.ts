@@ -2,6 +2,7 @@ import { callerTexts } from '@locus/contract';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/browser';
 import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
@@ -161,13 +162,15 @@ describe("the caller's page without a network", () => {
     const reloaded = await caller.page.reload();
     expectFromCache(reloaded);
     await caller.page.getByText(es.requestFrom('Demo County 911')).waitFor();
-    expect(await caller.page.getAttribute('html', 'lang')).toBe(callerTexts.es.locale);
+    expect(await caller.page.getAttribute('html', 'lang')).toBe('es');
     expect(await caller.page.title()).toBe(es.documentTitle);
+    await expectAccessible(caller.page, 'es: opened offline from the phone');
 
     // The caller taps Share: positions are taken and kept on the phone, and it says so.
     await caller.page.getByRole('button', { name: es.shareButton }).click();
     await caller.page.getByText(es.sharingTitle).first().waitFor();
     await expect.poll(() => queuedShown(caller.page)).toBeGreaterThan(0);
+    await expectAccessible(caller.page, 'es: sharing offline, positions kept');
 
     // The tab goes away; the caller opens the link again from the text, still offline: the page
     // opens from the phone and goes on sharing (they never tapped Stop), with what it kept.
@@ -179,6 +182,7 @@ describe("the caller's page without a network", () => {
     await caller.context.setGeolocation({ ...moved, accuracy: 10 });
     await expect.poll(() => queuedShown(reopened)).toBeGreaterThan(1);
     const kept = await queuedShown(reopened);
+    await expectAccessible(reopened, 'es: opened again offline, still sharing');
     // Nothing the worker asked the network for while it was down got an answer: the page, its
     // script and the link's answer all came from the phone.
     expect(worker.answered(wentOffline)).toEqual([]);
@@ -198,7 +202,7 @@ describe("the caller's page without a network", () => {
 
     await session.dispatcher.close();
     await caller.context.close();
-  });
+  }, 90_000);
 
   it('on a network that takes requests and answers none, opens from the phone after a few seconds', async () => {
     const session = await textedSession('+12025550192', 'es');
@@ -216,6 +220,7 @@ describe("the caller's page without a network", () => {
     const started = Date.now();
     expectFromCache(await caller.page.reload());
     await caller.page.getByText(es.requestFrom('Demo County 911')).waitFor();
+    await expectAccessible(caller.page, 'es: opened from the phone on a stalled network');
     expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 3_000);
     expect(await caller.page.evaluate(() => navigator.onLine)).toBe(true);
     expect(network.swallowed()).toBeGreaterThan(0);

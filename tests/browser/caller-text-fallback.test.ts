@@ -1,7 +1,7 @@
 import { callerTexts, type SmsLanguage } from '@locus/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { wcagViolations } from '../support/browser';
+import { expectAccessible } from '../support/browser';
 import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import { trackingHelpers, type TextBack } from './tracking-support';
 
@@ -76,10 +76,6 @@ function expectLocationText(
   expect(age).toBeLessThan(300);
 }
 
-async function expectAccessible(page: Page, state: string): Promise<void> {
-  expect(await wcagViolations(page), state).toEqual([]);
-}
-
 /** Keeps the page when the offer is tapped: a phone would open its messages app instead. */
 async function keepPageOnSmsLinks(page: Page): Promise<void> {
   await page.evaluate(() =>
@@ -125,10 +121,11 @@ describe('when the caller’s positions do not get through', () => {
       expect(await here.locator('dd.pluscode').textContent()).toMatch(/^87C4[2-9CFGHJMPQRVWX+]+$/);
       const offer = page.getByRole('link', { name: t.sendByTextButton });
       expect(await offer.count()).toBe(0);
+      await expectAccessible(page, `${language}: sharing, your location shown`);
 
       // The network goes; the caller moves. The new position waits on the phone.
       await context.setOffline(true);
-      await page.getByText(t.reconnecting).waitFor();
+      await page.getByRole('main').getByText(t.reconnecting).waitFor();
       await context.setGeolocation(whiteHouse);
       const moved = Date.now();
       await here.getByText(whiteHousePlusCode).waitFor();
@@ -159,6 +156,7 @@ describe('when the caller’s positions do not get through', () => {
         await expect
           .poll(() => page.evaluate(() => document.activeElement?.textContent))
           .toBe(t.yourLocationTitle);
+        await expectAccessible(page, `${language}: text offer tapped, focus on your location`);
 
         // Still nothing gets through, and the caller moves on: a minute after the tap the
         // offer is back, with the newest position.

@@ -1,6 +1,7 @@
 import { callerTexts, type SmsLanguage } from '@locus/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/browser';
 import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
@@ -67,6 +68,24 @@ describe('many numbers at once', { timeout: 120_000 }, () => {
     await page.getByTitle(`Caller ${numbers[1]}`).waitFor();
     const panel = page.getByRole('region', { name: 'Numbers' });
     await expect.poll(() => panel.getByText('Sharing').count(), { timeout: 10_000 }).toBe(2);
+    await expectAccessible(page, 'many numbers tracked, two sharing');
+
+    // The side list is the map's keyboard equivalent: picking a number centres the map on it.
+    const mapBox = (await page.getByRole('region', { name: 'Map' }).boundingBox())!;
+    const offCentre = async (number: string) => {
+      const pin = (await page.getByTitle(`Caller ${number}`).boundingBox())!;
+      // The pin's tip (its bottom centre) is the fix.
+      return Math.hypot(
+        pin.x + pin.width / 2 - (mapBox.x + mapBox.width / 2),
+        pin.y + pin.height - (mapBox.y + mapBox.height / 2),
+      );
+    };
+    for (const number of [numbers[1]!, numbers[0]!]) {
+      const pick = panel.getByRole('button', { name: `${number} show on map` });
+      await pick.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => offCentre(number), { timeout: 10_000 }).toBeLessThan(4);
+    }
     await page.getByRole('button', { name: 'Fit to all' }).click();
 
     // The log can show one number's events only.

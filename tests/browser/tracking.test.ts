@@ -1,6 +1,7 @@
 import { callerTexts } from '@locus/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/browser';
 import { apiSignIn, startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
@@ -49,6 +50,7 @@ describe('tracking a caller', { timeout: 90_000 }, () => {
     const latest = page.getByRole('region', { name: 'Latest fix' });
     await latest.getByText('RAPID_SOS').first().waitFor();
     expect(await latest.innerText()).toMatch(/-?\d+\.\d{6}, -?\d+\.\d{6}/);
+    await expectAccessible(page, 'tracking a fix from the provider');
     // No text was sent, so nothing waits for one.
     await expect
       .poll(() => page.getByRole('dialog').allInnerTexts(), { timeout: 10_000 })
@@ -144,6 +146,7 @@ describe('tracking a caller', { timeout: 90_000 }, () => {
       .getByRole('alert')
       .getByText(/did not share its location/)
       .waitFor();
+    await expectAccessible(dispatcher.page, 'waiting, after the caller refused');
     await endTracking(dispatcher.page);
     await caller.context.close();
     await dispatcher.context.close();
@@ -161,6 +164,7 @@ describe('tracking a caller', { timeout: 90_000 }, () => {
     await dispatcher.page.reload();
     await dispatcher.page.getByRole('banner').getByText(`Locating ${number}`).waitFor();
     await dispatcher.page.getByTitle(`Caller ${number}`).waitFor();
+    await expectAccessible(dispatcher.page, 'a session resumed after a reload');
     await endTracking(dispatcher.page);
     await caller.context.close();
     await dispatcher.context.close();

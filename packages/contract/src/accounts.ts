@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CurrentUser, DemoRequestBody, Team } from './auth';
+import { ColorScheme, CurrentUser, DemoRequestBody, Team } from './auth';
 import { ErrorBody } from './errors';
 import { PhoneNumber } from './tracking';
 
@@ -41,6 +41,7 @@ export const SelfUserPatch = z
     lastName: z.string().trim().min(1).max(100),
     phoneNumber: z.string().trim().max(32).nullable(),
     hasSeenWalkthrough: z.boolean(),
+    colorScheme: ColorScheme,
   })
   .partial()
   .strict();
@@ -58,7 +59,8 @@ export const usersContract = c.router(
     patch: {
       method: 'PATCH',
       path: '/api/v1/users/:id',
-      summary: 'Change a user (yourself: profile and hasSeenWalkthrough; platform admins: more)',
+      summary:
+        'Change a user (yourself: profile, hasSeenWalkthrough and colorScheme; platform admins: more)',
       pathParams: z.object({ id: z.string().uuid() }),
       body: AdminUserPatch,
       /** 409 `conflict`: confirming an address that another account has already confirmed. */

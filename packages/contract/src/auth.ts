@@ -143,6 +143,15 @@ export const Team = z.object({
 });
 export type Team = z.infer<typeof Team>;
 
+/**
+ * The console's colour scheme, remembered per user rather than per browser so that a
+ * dispatcher who chose the dark theme for night shifts gets it on any console they sign in to.
+ * `auto` follows the system's `prefers-color-scheme`. One schema for the user, the self patch
+ * and the database's check constraint.
+ */
+export const ColorScheme = z.enum(['auto', 'light', 'dark']);
+export type ColorScheme = z.infer<typeof ColorScheme>;
+
 /** SPEC.md §3 "Current user". */
 export const CurrentUser = z.object({
   id: z.string().uuid(),
@@ -161,6 +170,7 @@ export const CurrentUser = z.object({
   uscgApproval: z.enum(['pending', 'approved', 'rejected']).nullable(),
   /** Whether registration is complete (agency chosen, unlisted agency named, or coast guard). */
   registrationComplete: z.boolean(),
+  colorScheme: ColorScheme.default('auto'),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 

@@ -1,6 +1,6 @@
 import type { AuthToken, CurrentUser, Team } from '@locus/contract';
 import { useSyncExternalStore } from 'react';
-import type { ZodType } from 'zod';
+import type { ZodType, ZodTypeDef } from 'zod';
 import { loadContract, loadedContract } from './contract';
 
 /**
@@ -34,7 +34,8 @@ export function isSessionValid(session: Session, now = nowInSeconds()): boolean 
   return session.token !== null && session.expiresAt !== null && session.expiresAt > now;
 }
 
-function readJson<T>(key: string, schema: ZodType<T>): T | null {
+// Any input type: a schema's defaults fill in what a user cached by an older app version lacks.
+function readJson<T>(key: string, schema: ZodType<T, ZodTypeDef, unknown>): T | null {
   const raw = localStorage.getItem(key);
   if (raw === null) return null;
   try {

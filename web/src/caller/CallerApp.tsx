@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { callerTexts, type CallerLink } from '@locus/contract/caller';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { CallerFrame } from './CallerFrame';
 import { fetchCallerLink } from './caller-link';
 import { FixQueue, forgetLink } from './fix-queue';
@@ -62,13 +62,20 @@ export function CallerApp({
 
   // A link that did not load (no signal, the server busy) is asked about again by itself, and
   // at once when the phone says the network is back: a caller who was sharing before a reload
-  // must not stay stopped until they find the Try again button.
+  // must not stay stopped until they find the Try again button. Meanwhile the page stays as it
+  // is (no loading ring every few seconds, no error said again to a screen reader).
+  const retrying = useRef(false);
   useEffect(() => {
-    if (link.kind !== 'failed') return;
+    if (link.kind !== 'failed' || token === null || retrying.current) return;
     const delay = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
     const retry = () => {
+      if (retrying.current) return;
+      retrying.current = true;
       setFailures((count) => count + 1);
-      load();
+      void loadLink(token).then((answer) => {
+        retrying.current = false;
+        settle(answer);
+      });
     };
     const timer = setTimeout(retry, delay);
     window.addEventListener('online', retry);
@@ -76,7 +83,7 @@ export function CallerApp({
       clearTimeout(timer);
       window.removeEventListener('online', retry);
     };
-  }, [link, failures, load]);
+  }, [link, failures, token, settle]);
 
   const onRevoked = useCallback(() => {
     setRevoked(true);

@@ -6,8 +6,10 @@ import { Icon, type IconName } from './icons';
 export type Tone = 'navy' | 'teal' | 'gray' | 'signal';
 
 /**
- * A view's title. `announce` moves focus to it when the view appears after something happened
- * (a tap, the dispatcher ending the request), so screen readers say where the caller now is.
+ * A view's title. `announce`: the view appears after something happened (a tap, the dispatcher
+ * ending the request); if that took away the control the caller was on (focus fell back to the
+ * page), focus comes here, so screen readers say where the caller now is and the next Tab goes
+ * on from the view's top. Focus the caller has elsewhere is never taken.
  */
 export function CallerHeading({
   title,
@@ -24,7 +26,8 @@ export function CallerHeading({
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (announce) heading.current?.focus();
+    const active = document.activeElement;
+    if (announce && (active === null || active === document.body)) heading.current?.focus();
   }, [announce]);
   return (
     <div class="heading">

@@ -1,7 +1,11 @@
 /** @jsxImportSource preact */
 import { callerTexts, smsLanguages, type SmsLanguage } from '@locus/contract/caller';
+import { pageLanguageTags } from './page-language';
 
-/** The four languages, each named in itself; changes this page only. */
+/**
+ * The four languages, each named in itself; changes this page only. The chosen one is pressed,
+ * and shown so by more than colour (bold and underlined).
+ */
 export function LanguageSwitcher({
   language,
   label,
@@ -19,7 +23,7 @@ export function LanguageSwitcher({
           key={code}
           type="button"
           class="lang"
-          lang={callerTexts[code].locale}
+          lang={pageLanguageTags[code]}
           aria-pressed={code === language}
           onClick={() => onChange(code)}
         >

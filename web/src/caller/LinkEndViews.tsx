@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import type { CallerPageTexts } from '@locus/contract/caller';
+import { useAnnouncement } from './announcer';
 import { CallerButton } from './CallerButton';
 import { CallerHeading, type Tone } from './CallerHeading';
 import type { LinkEnd } from './caller-link';
@@ -32,6 +33,8 @@ export function LinkEndView({
   announce?: boolean;
 }) {
   const { title, body, icon, tone } = ends[end];
+  // Told when the link stops working while the page is open (the dispatcher ended it, …).
+  useAnnouncement('status', announce ? t[body] : null);
   return (
     <>
       <CallerHeading title={t[title]} icon={icon} tone={tone} announce={announce}>
@@ -52,6 +55,7 @@ export function LoadingView({ t }: { t: CallerPageTexts }) {
 }
 
 export function LoadFailedView({ t, onRetry }: { t: CallerPageTexts; onRetry: () => void }) {
+  useAnnouncement('alert', t.loadFailedBody);
   return (
     <>
       <CallerHeading title={t.loadFailedTitle} icon="wifiOff" tone="gray">

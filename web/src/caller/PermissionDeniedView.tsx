@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import type { CallerPageTexts } from '@locus/contract/caller';
 import { useMemo } from 'preact/hooks';
+import { useAnnouncement } from './announcer';
 import { CallerButton } from './CallerButton';
 import { CallerHeading } from './CallerHeading';
 import { CallForHelp } from './LinkEndViews';
@@ -14,6 +15,7 @@ export function PermissionDeniedView({
   t: CallerPageTexts;
   onTryAgain: () => void;
 }) {
+  useAnnouncement('alert', t.deniedBody);
   const steps = useMemo(() => permissionSteps(t.deniedSteps), [t.deniedSteps]);
   return (
     <>

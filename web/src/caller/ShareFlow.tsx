@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import type { CallerPageTexts, CallerTexts } from '@locus/contract/caller';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useAnnouncement } from './announcer';
 import type { TextBack } from './caller-link';
 import { CallerHeading } from './CallerHeading';
 import type { FixQueue } from './fix-queue';
@@ -97,19 +98,25 @@ function Phase({
     case 'denied':
       return <PermissionDeniedView t={t} onTryAgain={start} />;
     case 'unsupported':
-      return (
-        <>
-          <CallerHeading title={t.unsupportedTitle} icon="deviceMobileOff" tone="gray" announce>
-            {t.unsupportedBody}
-          </CallerHeading>
-          <CallForHelp t={t} />
-        </>
-      );
+      return <UnsupportedView t={t} />;
     case 'ended':
       return <LinkEndView end="ended" t={t} announce />;
     case 'revoked':
       return <LoadingView t={t} />;
   }
+}
+
+/** This browser has no location to give: where to open the link instead. */
+function UnsupportedView({ t }: { t: CallerPageTexts }) {
+  useAnnouncement('alert', t.unsupportedBody);
+  return (
+    <>
+      <CallerHeading title={t.unsupportedTitle} icon="deviceMobileOff" tone="gray" announce>
+        {t.unsupportedBody}
+      </CallerHeading>
+      <CallForHelp t={t} />
+    </>
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import type { CallerTexts } from '@locus/contract/caller';
 import { useMemo } from 'preact/hooks';
+import { useAnnouncement } from './announcer';
 import type { TextBack } from './caller-link';
 import type { ConnectionState } from './caller-socket';
 import { CallerButton } from './CallerButton';
@@ -46,12 +47,21 @@ export function SharingView({
   );
   const { phase, lastFix, problem, connection, queued, unackedSince } = state;
   const sharing = phase === 'sharing' && lastFix !== null;
+  // Told when sharing begins, when the connection drops and when it is back (sharing again);
+  // never for a new position. The first moments (finding, connecting) are the title's, which
+  // the caller lands on after the tap.
+  useAnnouncement(
+    'status',
+    connection === 'reconnecting' ? t.reconnecting : sharing ? t.sharingTitle : null,
+  );
+  const problemText =
+    problem === null ? null : problem === 'timeout' ? t.positionTimeout : t.positionUnavailable;
+  useAnnouncement('alert', problemText);
 
   return (
     <>
       <CallerHeading
-        // Remounted when the first fix arrives, so that the new title is announced.
-        key={sharing ? 'sharing' : 'starting'}
+        // The same heading once the first fix arrives (focus stays on it); the status says so.
         title={sharing ? t.sharingTitle : t.startingStatus}
         icon="currentLocation"
         tone={sharing ? 'teal' : 'navy'}
@@ -61,7 +71,7 @@ export function SharingView({
       </CallerHeading>
 
       <div class="card stack">
-        <p class="status" role="status" aria-live="polite">
+        <p class="status">
           <span class={`dot ${connection}`} aria-hidden="true" />
           <strong>{connectionText(texts, connection)}</strong>
         </p>
@@ -72,10 +82,10 @@ export function SharingView({
         <TextFallback t={t} textBack={textBack} fix={lastFix} unackedSince={unackedSince} />
       )}
 
-      {problem && (
+      {problemText && (
         <div class="alert">
           <Icon name="alertTriangle" size={22} />
-          <p>{problem === 'timeout' ? t.positionTimeout : t.positionUnavailable}</p>
+          <p>{problemText}</p>
         </div>
       )}
 

@@ -1,6 +1,6 @@
 import type { LocationSource, TrackedLocation } from '@locus/machines';
 import L, { type LatLngTuple } from 'leaflet';
-import { Fragment, memo, useEffect, useMemo, useRef } from 'react';
+import { Fragment, memo, useMemo } from 'react';
 import { Circle, CircleMarker, Marker, Polyline, Tooltip } from 'react-leaflet';
 import { formatDelay, formatDuration, fixAgeMs, formatUtc } from './format';
 import { useNow } from './use-now';
@@ -194,13 +194,7 @@ export const CallerMarker = memo(function CallerMarker({
     () => callerIcon(source, stale, callerColour),
     [source, stale, callerColour],
   );
-  const marker = useRef<L.Marker>(null);
   const center: LatLngTuple = [location.latitude, location.longitude];
-
-  // Leaflet replaces the icon's element on every icon change and only copies `title` onto it.
-  useEffect(() => {
-    marker.current?.getElement()?.setAttribute('aria-label', label);
-  }, [icon, label]);
 
   const colour = stale ? staleColour : (callerColour ?? sourceColours[source]);
   return (
@@ -212,15 +206,13 @@ export const CallerMarker = memo(function CallerMarker({
         pathOptions={{ color: colour, weight: 1, fillColor: colour, fillOpacity: 0.12 }}
       />
       <Marker
-        ref={marker}
         position={center}
         icon={icon}
+        // The pin's name: its picture is hidden from screen readers, so the title names it
+        // (an aria-label would have to start with the pin's "SOS" glyph, WCAG 2.5.3).
         title={label}
         alt={label}
         keyboard
-        eventHandlers={{
-          add: (event) => event.target.getElement()?.setAttribute('aria-label', label),
-        }}
       >
         {stale ? (
           <StaleBadge location={location} />

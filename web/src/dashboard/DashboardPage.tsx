@@ -19,16 +19,17 @@ import { Box, Button, Collapse, Group, Paper, Stack, Text } from '@mantine/core'
 import { useMediaQuery } from '@mantine/hooks';
 import { IconMessage } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { MapHeaderControls } from '../app/layouts/map-header-slot';
 import { useSession } from '../app/session';
 import { usePublicConfig } from '../public-site/public-config';
 import { callerColours } from './caller-colours';
-import { LocateForm, MultiLocateToggle, TrackingControls } from './HeaderControls';
+import { LocateForm, MultiLocateToggle, PHONE_INPUT_ID, TrackingControls } from './HeaderControls';
 import { NumbersPanel, type NumberRow } from './NumbersPanel';
 import { AskLocationByTextButton } from './AskLocationByText';
-import { LatestFixPanel } from './LatestFixPanel';
+import { LATEST_FIX_ID, LatestFixPanel } from './LatestFixPanel';
 import { PhonePanel } from './PhoneStatus';
+import { LiveAnnouncer, useDashboardAnnouncer } from './LiveAnnouncer';
 import { LogPanel } from './LogPanel';
 import { ClearedDomainModal } from './modals/ClearedDomainModal';
 import { EmailVerificationModal } from './modals/EmailVerificationModal';
@@ -37,7 +38,7 @@ import { SmsPromptModal, smsLanguageOptions } from './modals/SmsPromptModal';
 import { TrackingListsModal } from './modals/TrackingListsModal';
 import { TrackingNumbersModal } from './modals/TrackingNumbersModal';
 import { WaitingForLocationModal } from './modals/WaitingForLocationModal';
-import { TrackingMap } from './TrackingMap';
+import { TrackingMap, type ShowCallerRequest } from './TrackingMap';
 import { useTracking } from './useTracking';
 
 /**
@@ -70,6 +71,37 @@ const sameRows = (a: CallerRows, b: CallerRows) =>
 /** SPEC.md §2 "Tracking Numbers" and "Tracking Lists": Cancel reloads the page. */
 const reloadPage = () => window.location.reload();
 
+/** How often to look whether the focused control has been taken away. */
+const FOCUS_CHECK_MS = 200;
+
+/**
+ * Tracking steps swap the header's controls and close modals, which can take away (remove or
+ * disable) the control that had focus; a keyboard user would then be left at the top of the
+ * page (WCAG 2.4.3). When that happens, focus goes to what comes next: the latest fix while
+ * tracking, the phone field otherwise. A click on the page's background also leaves focus on
+ * the body, but the control it left is still there: that is left alone.
+ */
+function useFocusRescue(tracking: boolean) {
+  const trackingRef = useRef(tracking);
+  trackingRef.current = tracking;
+  useEffect(() => {
+    let last: Element | null = null;
+    const timer = setInterval(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body) {
+        last = active;
+        return;
+      }
+      if (!last || document.querySelector('[role="dialog"]')) return;
+      const takenAway = !last.isConnected || (last as HTMLButtonElement).disabled === true;
+      if (!takenAway) return;
+      last = null;
+      document.getElementById(trackingRef.current ? LATEST_FIX_ID : PHONE_INPUT_ID)?.focus();
+    }, FOCUS_CHECK_MS);
+    return () => clearInterval(timer);
+  }, []);
+}
+
 /** SPEC.md §9: the large-screen threshold, and how long the SMS Received banner shows. */
 const WIDE_SCREEN_QUERY = '(min-width: 960px)';
 const SMS_BANNER_MS = 3000;
@@ -83,13 +115,13 @@ function useSmsBanner() {
     return () => clearTimeout(timer);
   }, [shownAt]);
   const show = useCallback(() => setShownAt(Date.now()), []);
-  return { visible: shownAt !== null, show };
+  return { visible: shownAt !== null, shownAt, show };
 }
 
+/** Seen, not heard: the live announcer says "SMS Received" in its turn. */
 function SmsReceivedBanner() {
   return (
     <Paper
-      role="status"
       pos="absolute"
       top={12}
       left="50%"
@@ -219,6 +251,11 @@ export function DashboardPage() {
   const adding = useSelector(actor, selectIsAddingNumbers);
   const callerNumbers = useSelector(actor, selectCallerNumbers);
   const callerRows = useSelector(actor, selectCallerRows, sameRows);
+  const [shownCaller, setShownCaller] = useState<ShowCallerRequest | null>(null);
+  const showCallerOnMap = useCallback(
+    (callerId: string) => setShownCaller({ callerId, at: Date.now() }),
+    [],
+  );
   const [multiModal, setMultiModal] = useState<'numbers' | 'lists' | 'add' | null>(null);
   const numberRows = useMemo(() => {
     const colours = callerColours(callerRows.map((row) => row.callerId));
@@ -247,10 +284,20 @@ export function DashboardPage() {
     () => Object.values(callers).find((caller) => caller.device)?.device ?? null,
     [callers],
   );
+  const numberOfCaller = useCallback(
+    (callerId: string) => callerNumbers[callerId] ?? phoneNumber ?? '',
+    [callerNumbers, phoneNumber],
+  );
+  const announcer = useDashboardAnnouncer({ log, callers, numberOf: numberOfCaller });
+  const { announce } = announcer;
+  useEffect(() => {
+    if (banner.shownAt !== null) announce('SMS Received');
+  }, [banner.shownAt, announce]);
   const languageLabel = smsLanguageOptions.find((option) => option.value === language)!.label;
 
   // One modal at a time: an error modal or the end confirmation covers the flow's own.
   const errorModalOpen = modal !== null;
+  useFocusRescue(tracking);
   const flowModalsHidden = errorModalOpen || showsEndConfirmation;
 
   const statusLine = (
@@ -307,12 +354,14 @@ export function DashboardPage() {
           phoneNumber={phoneNumber}
           tiles={tiles}
           tracking={tracking}
+          showCaller={shownCaller}
         />
         {banner.visible && <SmsReceivedBanner />}
       </Box>
+      <LiveAnnouncer text={announcer.text} />
 
       <DetailsPanel wide={wide} status={statusLine}>
-        {multi && <NumbersPanel rows={numberRows} />}
+        {multi && <NumbersPanel rows={numberRows} onShow={showCallerOnMap} />}
         <LatestFixPanel location={latest ?? null} />
         {!multi && tracking && connectionRequestUuid && phoneNumber && (
           <AskLocationByTextButton

@@ -66,6 +66,7 @@ export function LocateForm({
       }}
     >
       <TextInput
+        id={PHONE_INPUT_ID}
         aria-label="Phone number"
         placeholder="Phone number"
         type="tel"
@@ -92,6 +93,9 @@ export function LocateForm({
     </Group>
   );
 }
+
+/** The header's phone field: where focus goes when tracking ends (see DashboardPage). */
+export const PHONE_INPUT_ID = 'locate-phone-number';
 
 /**
  * SPEC.md §2: before tracking, a toggle between Locate Numbers (typed numbers) and Locate by List

@@ -44,6 +44,9 @@ export async function copyFix(location: TrackedLocation) {
   );
 }
 
+/** Where focus goes when a tracking step takes the focused control away (see DashboardPage). */
+export const LATEST_FIX_ID = 'latest-fix';
+
 /**
  * The newest fix as text a dispatcher can read out or paste into another system (a CAD, a
  * radio log): coordinates, accuracy, altitude, source, capture time and how old it is.
@@ -52,7 +55,14 @@ export function LatestFixPanel({ location }: { location: TrackedLocation | null 
   const headingId = useId();
   const now = useNow(1000, location !== null);
   return (
-    <Paper component="section" aria-labelledby={headingId} withBorder p="sm">
+    <Paper
+      component="section"
+      id={LATEST_FIX_ID}
+      tabIndex={-1}
+      aria-labelledby={headingId}
+      withBorder
+      p="sm"
+    >
       <Group justify="space-between" mb={6} wrap="nowrap">
         <Title order={2} size="h5" id={headingId}>
           Latest fix
@@ -92,6 +102,8 @@ export function LatestFixPanel({ location }: { location: TrackedLocation | null 
                 fw={isStale(location, now) ? 600 : undefined}
               >
                 {formatAge(fixAgeMs(location, now))}
+                {/* Said in words too, not by the red alone (WCAG 1.4.1). */}
+                {isStale(location, now) && ' (stale)'}
               </Text>
             </Row>
             {location.address && <Row term="Address">{location.address}</Row>}

@@ -89,8 +89,12 @@ export function LogPanel({
           />
         )}
       </Group>
+      {/* It scrolls, so it takes focus: arrow keys then scroll it (WCAG 2.1.1). */}
       <Box
         ref={viewport}
+        tabIndex={0}
+        role="group"
+        aria-labelledby={headingId}
         style={{ overflowY: 'auto', flex: 1, minHeight: 0, maxHeight: fill ? undefined : 220 }}
       >
         {shown.length === 0 ? (
@@ -100,14 +104,9 @@ export function LogPanel({
               : 'Enter a phone number above and press Locate to find the caller.'}
           </Text>
         ) : (
-          <Box
-            component="ol"
-            role="log"
-            aria-label="Log entries"
-            m={0}
-            p={0}
-            style={{ listStyle: 'none' }}
-          >
+          // A plain list, not a live region: the dashboard's announcer says what matters, at
+          // a pace a screen reader can follow (a log region would read every entry).
+          <Box component="ol" m={0} p={0} style={{ listStyle: 'none' }}>
             {shown.map((entry, index) => (
               <Box component="li" key={`${entry.time}-${index}`} py={2} fz="sm">
                 <Text

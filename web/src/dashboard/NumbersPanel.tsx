@@ -1,5 +1,15 @@
 import type { CallerDevice, CallerProgress, TrackedLocation } from '@locus/machines';
-import { ActionIcon, Badge, Box, Group, Paper, Text, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Group,
+  Paper,
+  Text,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { memo, useId } from 'react';
 import { AskLocationByTextIcon } from './AskLocationByText';
@@ -32,7 +42,7 @@ export interface NumberRow {
 
 /** One number: re-renders only when its own progress or newest fix changes. */
 const NumberItem = memo(
-  function NumberItem({ row }: { row: NumberRow }) {
+  function NumberItem({ row, onShow }: { row: NumberRow; onShow: (callerId: string) => void }) {
     const { phoneNumber, progress, colour, latest, fixCount, device, connectionRequestUuid } = row;
     return (
       <Box component="li" py={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
@@ -44,9 +54,23 @@ const NumberItem = memo(
               h={12}
               style={{ borderRadius: '50%', background: colour, flex: '0 0 auto' }}
             />
-            <Text size="sm" ff="monospace" truncate>
-              {phoneNumber}
-            </Text>
+            {latest ? (
+              // The list is the map's equivalent for keyboards and screen readers: picking a
+              // number here centres the map on that caller.
+              <UnstyledButton
+                onClick={() => onShow(row.callerId)}
+                style={{ minWidth: 0, textDecoration: 'underline' }}
+              >
+                <Text span size="sm" ff="monospace" truncate>
+                  {phoneNumber}
+                </Text>
+                <VisuallyHidden> show on map</VisuallyHidden>
+              </UnstyledButton>
+            ) : (
+              <Text size="sm" ff="monospace" truncate>
+                {phoneNumber}
+              </Text>
+            )}
           </Group>
           <Group gap={6} wrap="nowrap">
             <Badge size="sm" variant="light" color={progressColours[progress]} tt="none">
@@ -95,7 +119,14 @@ const NumberItem = memo(
  * A multi-number session's phones (SPEC.md §4 "Multi-number flows"): each with its colour on the
  * map, where its text and its page stand, and its newest fix, copyable.
  */
-export function NumbersPanel({ rows }: { rows: NumberRow[] }) {
+export function NumbersPanel({
+  rows,
+  onShow,
+}: {
+  rows: NumberRow[];
+  /** Centre the map on this caller (stable: every row keeps it). */
+  onShow: (callerId: string) => void;
+}) {
   const headingId = useId();
   return (
     <Paper component="section" aria-labelledby={headingId} withBorder p="sm">
@@ -109,7 +140,7 @@ export function NumbersPanel({ rows }: { rows: NumberRow[] }) {
         style={{ listStyle: 'none', maxHeight: 240, overflowY: 'auto' }}
       >
         {rows.map((row) => (
-          <NumberItem key={row.callerId} row={row} />
+          <NumberItem key={row.callerId} row={row} onShow={onShow} />
         ))}
       </Box>
     </Paper>

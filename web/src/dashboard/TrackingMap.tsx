@@ -1,9 +1,9 @@
 import 'leaflet/dist/leaflet.css';
 import type { CallerState } from '@locus/machines';
-import { Badge, Box, Button } from '@mantine/core';
+import { Badge, Box, Button, VisuallyHidden } from '@mantine/core';
 import { IconFocusCentered } from '@tabler/icons-react';
 import L, { type LatLngBounds, type LatLngExpression } from 'leaflet';
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { CallerMarker, CallerTrail } from './CallerMarker';
 import { callerColours, callerOrder } from './caller-colours';
@@ -111,6 +111,54 @@ function AutoFit({
   return null;
 }
 
+/** Zoom for "show this caller": the street, unless the dispatcher is already closer. */
+const SHOW_CALLER_ZOOM = 16;
+
+/**
+ * Centres the map on the caller picked in the side list (its keyboard equivalent, WCAG 2.1.1):
+ * the map follows the list, and stays there until "Fit to all".
+ */
+function ShowCaller({
+  request,
+  callers,
+}: {
+  request: ShowCallerRequest | null;
+  callers: Record<string, CallerState>;
+}) {
+  const map = useMap();
+  const callersRef = useRef(callers);
+  callersRef.current = callers;
+  useEffect(() => {
+    const latest = request && callersRef.current[request.callerId]?.locations.at(-1);
+    if (!latest) return;
+    map.setView([latest.latitude, latest.longitude], Math.max(map.getZoom(), SHOW_CALLER_ZOOM), {
+      animate: false,
+    });
+  }, [map, request]);
+  return null;
+}
+
+/**
+ * The map is a keyboard stop of its own (Leaflet: arrows pan, + and − zoom); it says so, and what
+ * it shows.
+ */
+function DescribeMap({ descriptionId }: { descriptionId: string }) {
+  const map = useMap();
+  useEffect(() => {
+    const element = map.getContainer();
+    element.setAttribute('role', 'region');
+    element.setAttribute('aria-label', 'Map');
+    element.setAttribute('aria-describedby', descriptionId);
+  }, [map, descriptionId]);
+  return null;
+}
+
+/** A caller picked in the side list; `at` tells two picks of the same caller apart. */
+export interface ShowCallerRequest {
+  callerId: string;
+  at: number;
+}
+
 /**
  * The dispatcher's map: one trail, pin and accuracy circle per caller, tiles from the public
  * configuration. Pins and trails re-render only when their caller gets a new fix or turns stale,
@@ -123,6 +171,7 @@ export function TrackingMap({
   phoneNumber,
   tiles,
   tracking,
+  showCaller = null,
 }: {
   callers: Record<string, CallerState>;
   /** Each caller's number, in the order they were added (their colours follow that order). */
@@ -132,8 +181,11 @@ export function TrackingMap({
   phoneNumber: string | null;
   tiles: { tileUrl: string; attribution: string } | undefined;
   tracking: boolean;
+  /** The caller picked in the side list: the map centres on them. */
+  showCaller?: ShowCallerRequest | null;
 }) {
   const container = useRef<HTMLDivElement>(null);
+  const descriptionId = useId();
   const [following, setFollowing] = useState(true);
   const [fitRequest, setFitRequest] = useState(0);
   const now = useNow(1000);
@@ -196,6 +248,8 @@ export function TrackingMap({
             />
           );
         })}
+        <ShowCaller request={showCaller} callers={callers} />
+        <DescribeMap descriptionId={descriptionId} />
         <AutoFit
           bounds={bounds}
           fixCount={fixCount}
@@ -205,6 +259,10 @@ export function TrackingMap({
           container={container}
         />
       </MapContainer>
+      <VisuallyHidden id={descriptionId}>
+        Arrow keys move the map, plus and minus zoom. Every caller on it is also listed beside the
+        map, with their latest location.
+      </VisuallyHidden>
       {tracking && (
         <Badge
           data-testid="fix-count"

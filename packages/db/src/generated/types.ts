@@ -244,6 +244,7 @@ export interface TrackingSessions {
 }
 
 export interface Users {
+  color_scheme: Generated<string>;
   company_name: string | null;
   created_at: Generated<Timestamp>;
   email: string;

@@ -13,6 +13,8 @@ export function Brand({ to, inverted = false }: { to: string; inverted?: boolean
           fz="xl"
           lh={1}
           c={inverted ? 'white' : 'navy.9'}
+          // On a phone-sized screen (or at 400 % zoom) the mark alone leaves room for the work.
+          visibleFrom="xs"
           style={{ letterSpacing: -0.5 }}
         >
           Locus

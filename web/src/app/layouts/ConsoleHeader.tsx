@@ -26,18 +26,18 @@ export function ConsoleHeader({
     <Group
       component="header"
       h="100%"
-      px="md"
-      gap="md"
+      px={{ base: 8, xs: 'md' }}
+      gap="sm"
       justify="space-between"
       wrap="nowrap"
       bg={consoleChrome}
       className="locus-on-chrome"
     >
-      <Group gap="lg" wrap="nowrap" style={{ minWidth: 0 }}>
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
         <Brand to="/dashboard" inverted />
         {children}
       </Group>
-      <Group gap="md" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
         {before}
         {teamLinks && teamLinks.header.length > 0 && (
           <Group gap="md" wrap="nowrap" visibleFrom="md" component="nav" aria-label="Team links">

@@ -4,8 +4,10 @@ import { usePublicConfig } from '../../public-site/public-config';
 import { customLinks, mapMenu } from '../menus';
 import { permissionsOf } from '../permissions';
 import { useSession } from '../session';
+import { MAIN_CONTENT_ID, SkipLink } from '../SkipLink';
 import { ConsoleHeader } from './ConsoleHeader';
 import { MapHeaderSlotContext } from './map-header-slot';
+import { consoleBackground } from '../../theme';
 
 /**
  * SPEC.md §2 "Map layout header (dashboard)". The page fills the viewport under the header
@@ -18,6 +20,7 @@ export function MapLayout({ children }: { children: ReactNode }) {
   const [slot, setSlot] = useState<HTMLDivElement | null>(null);
   return (
     <MapHeaderSlotContext.Provider value={slot}>
+      <SkipLink />
       <AppShell header={{ height: 64 }} padding={0}>
         <AppShell.Header withBorder={false}>
           <ConsoleHeader
@@ -28,7 +31,9 @@ export function MapLayout({ children }: { children: ReactNode }) {
           </ConsoleHeader>
         </AppShell.Header>
         <AppShell.Main
-          bg="gray.0"
+          id={MAIN_CONTENT_ID}
+          tabIndex={-1}
+          bg={consoleBackground}
           style={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}
         >
           {children}

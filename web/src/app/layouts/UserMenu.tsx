@@ -1,16 +1,67 @@
-import type { Team } from '@locus/contract';
-import { Avatar, Button, Menu, Text } from '@mantine/core';
+import type { ColorScheme, Team } from '@locus/contract';
+import { Avatar, Box, Button, Menu, Text, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconExternalLink } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { api, expect } from '../api';
 import type { MenuItem } from '../menus';
-import { useSession } from '../session';
+import { sessionStore, useSession } from '../session';
 import { ChangeEmailModal } from './ChangeEmailModal';
 import { ProfileModal } from './ProfileModal';
 
 type HeaderLink = Team['customContent']['links']['header'][number];
 
 const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
+
+const themes: { value: ColorScheme; label: string }[] = [
+  { value: 'auto', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+/**
+ * The user's theme: applied at once (the session's user is what the page is drawn from), then
+ * saved on their account. A failed save puts the theme back. Only the latest choice's answer
+ * counts, so two quick choices cannot end on the first.
+ */
+function useThemeChoice() {
+  const latest = useRef(0);
+  return async (colorScheme: ColorScheme) => {
+    const { user, teams } = sessionStore.get();
+    if (!user) return;
+    const request = ++latest.current;
+    sessionStore.setUser({ ...user, colorScheme }, teams);
+    try {
+      const updated = expect(
+        await api.users.patch({ params: { id: user.id }, body: { colorScheme } }),
+        200,
+      );
+      if (request === latest.current) sessionStore.setUser(updated, sessionStore.get().teams);
+    } catch {
+      if (request !== latest.current) return;
+      const now = sessionStore.get();
+      if (now.user?.id === user.id) {
+        sessionStore.setUser({ ...now.user, colorScheme: user.colorScheme }, now.teams);
+      }
+      notifications.show({ message: 'Your theme could not be saved.', color: 'red' });
+    }
+  };
+}
+
+/**
+ * A labelled part of the menu. A role=menu may only hold menu items, groups and separators
+ * (axe's aria-required-children), so each Menu.Label heads a group it names.
+ */
+function MenuGroup({ label, children }: { label: ReactNode; children: ReactNode }) {
+  const labelId = useId();
+  return (
+    <div role="group" aria-labelledby={labelId}>
+      <Menu.Label id={labelId}>{label}</Menu.Label>
+      {children}
+    </div>
+  );
+}
 
 /**
  * The signed-in user's menu: their first and last name, then the layout's items. The team's
@@ -24,6 +75,7 @@ export function UserMenu({
   teamLinks?: HeaderLink[];
 }) {
   const { user } = useSession();
+  const chooseTheme = useThemeChoice();
   const [dialog, setDialog] = useState<'profile' | 'change-email' | null>(null);
   const target = useRef<HTMLButtonElement>(null);
   const refocus = () => target.current?.focus();
@@ -64,7 +116,16 @@ export function UserMenu({
 
   return (
     <>
-      <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+      {/* No initial-focus placeholder: it is a focusable presentational node inside the menu
+          (axe: aria-required-children). The focus trap stays: it is what moves focus into the
+          menu when it is opened from the keyboard. */}
+      <Menu
+        position="bottom-end"
+        width={240}
+        shadow="md"
+        withinPortal
+        withInitialFocusPlaceholder={false}
+      >
         <Menu.Target>
           <Button
             ref={target}
@@ -77,20 +138,42 @@ export function UserMenu({
                 {initials}
               </Avatar>
             }
-            rightSection={<IconChevronDown size={16} aria-hidden />}
-            aria-label={`${name}: user menu`}
+            rightSection={
+              <Box visibleFrom="xs" style={{ display: 'flex' }}>
+                <IconChevronDown size={16} aria-hidden />
+              </Box>
+            }
           >
+            {/* Named by its visible text (WCAG 2.5.3), then what it is; narrow screens hide
+                the name from sight only. */}
             <Text span fw={600} size="sm" visibleFrom="xs">
               {name}
             </Text>
+            <VisuallyHidden hiddenFrom="xs">{name}</VisuallyHidden>
+            <VisuallyHidden>: user menu</VisuallyHidden>
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Label>{user?.email}</Menu.Label>
-          {rest.map(render)}
+          <MenuGroup label={user?.email}>{rest.map(render)}</MenuGroup>
+          <Menu.Divider role="separator" />
+          <MenuGroup label="Theme">
+            <Menu.RadioGroup
+              value={user?.colorScheme ?? 'auto'}
+              onChange={(value) => {
+                const choice = themes.find((theme) => theme.value === value);
+                if (choice) void chooseTheme(choice.value);
+              }}
+            >
+              {themes.map((theme) => (
+                <Menu.RadioItem key={theme.value} value={theme.value} closeMenuOnClick={false}>
+                  {theme.label}
+                </Menu.RadioItem>
+              ))}
+            </Menu.RadioGroup>
+          </MenuGroup>
           {teamLinks.length > 0 && (
             <>
-              <Menu.Divider />
+              <Menu.Divider role="separator" />
               {teamLinks.map((link) => (
                 <Menu.Item
                   key={`${link.name}-${link.link}`}
@@ -106,7 +189,7 @@ export function UserMenu({
           )}
           {signOut && (
             <>
-              <Menu.Divider />
+              <Menu.Divider role="separator" />
               {render(signOut)}
             </>
           )}

@@ -1,3 +1,4 @@
+import type { ColorScheme } from '@locus/contract';
 import type { Database } from '@locus/db';
 import { sql } from 'kysely';
 import type { MembershipRow, UserRow } from './view';
@@ -16,6 +17,7 @@ const userColumns = [
   'u.uscg_status',
   'u.registration_completed_at',
   'u.created_at',
+  'u.color_scheme',
 ] as const;
 
 export async function findUser(db: Database, id: string): Promise<UserRow | undefined> {
@@ -96,6 +98,7 @@ export interface UserChanges {
   uscg_unit_name?: string;
   uscg_status?: 'pending' | 'approved' | 'rejected';
   uscg_requested_at?: Date;
+  color_scheme?: ColorScheme;
 }
 
 /** Applies changes to a user's own columns; false when the user does not exist. */

@@ -48,7 +48,8 @@ export async function teamsOf(db: Database, caller: Principal, userId: string): 
 const selfFields = new Set(Object.keys(SelfUserPatch.shape));
 
 /**
- * PATCH /users/{id}: anyone may change their own profile fields and hasSeenWalkthrough;
+ * PATCH /users/{id}: anyone may change their own profile fields, hasSeenWalkthrough and
+ * colorScheme;
  * platform admins may change anything on anyone (recorded in the audit log); nobody else may.
  */
 export async function patchUser(
@@ -74,6 +75,7 @@ export async function patchUser(
   if (patch.phoneNumber !== undefined) changes.phone_number = patch.phoneNumber;
   if (patch.hasSeenWalkthrough !== undefined)
     changes.has_seen_walkthrough = patch.hasSeenWalkthrough;
+  if (patch.colorScheme !== undefined) changes.color_scheme = patch.colorScheme;
   if (patch.isAdmin !== undefined) changes.is_admin = patch.isAdmin;
   if (patch.psapId !== undefined) changes.psap_id = patch.psapId;
 

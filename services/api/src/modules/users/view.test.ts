@@ -15,6 +15,7 @@ const user: UserRow = {
   uscg_status: null,
   registration_completed_at: null,
   created_at: new Date(),
+  color_scheme: 'dark',
 };
 
 function team(overrides: Partial<MembershipRow>): MembershipRow {
@@ -59,6 +60,11 @@ describe('the current user', () => {
     );
     expect(done.registrationComplete).toBe(true);
     expect(done.uscgApproval).toBe('pending');
+  });
+
+  it("carries the user's colour scheme", () => {
+    expect(toCurrentUser(user, []).colorScheme).toBe('dark');
+    expect(toCurrentUser({ ...user, color_scheme: 'auto' }, []).colorScheme).toBe('auto');
   });
 });
 

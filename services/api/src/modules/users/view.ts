@@ -1,4 +1,5 @@
 import {
+  ColorScheme,
   PermissionLevel,
   TeamCustomContent,
   type CurrentUser,
@@ -21,6 +22,7 @@ export interface UserRow {
   uscg_status: string | null;
   registration_completed_at: Date | null;
   created_at: Date;
+  color_scheme: string;
 }
 
 /** One of a user's teams, with the user's role on it; listed in the order they joined. */
@@ -79,6 +81,8 @@ export function toCurrentUser(user: UserRow, teams: readonly MembershipRow[]): C
     emailConfirmed: user.email_confirmed_at !== null,
     uscgApproval: uscg,
     registrationComplete: user.registration_completed_at !== null,
+    // The column is text to Kysely; its check constraint allows only these values.
+    colorScheme: ColorScheme.catch('auto').parse(user.color_scheme),
   };
 }
 
