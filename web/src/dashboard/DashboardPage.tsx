@@ -75,8 +75,8 @@ const reloadPage = () => window.location.reload();
 const FOCUS_CHECK_MS = 200;
 
 /**
- * Tracking steps swap the header's controls and close modals, which can take away (remove or
- * disable) the control that had focus; a keyboard user would then be left at the top of the
+ * Tracking steps swap the header's controls and close modals, which can take away the control
+ * that had focus; a keyboard user would then be left at the top of the
  * page (WCAG 2.4.3). When that happens, focus goes to what comes next: the latest fix while
  * tracking, the phone field otherwise. A click on the page's background also leaves focus on
  * the body, but the control it left is still there: that is left alone.
@@ -93,13 +93,20 @@ function useFocusRescue(tracking: boolean) {
         return;
       }
       if (!last || document.querySelector('[role="dialog"]')) return;
-      const takenAway = !last.isConnected || (last as HTMLButtonElement).disabled === true;
-      if (!takenAway) return;
+      // Gone from the page. (A control that is only disabled while its action runs, like End
+      // Tracking, either comes back or goes: wait for which.)
+      if (last.isConnected) return;
       last = null;
       document.getElementById(trackingRef.current ? LATEST_FIX_ID : PHONE_INPUT_ID)?.focus();
     }, FOCUS_CHECK_MS);
     return () => clearInterval(timer);
   }, []);
+  // Focus put on the latest fix only because its control went away moves on when tracking ends
+  // (ending from the confirmation can race the dialog handing focus back).
+  useEffect(() => {
+    if (!tracking && document.activeElement === document.getElementById(LATEST_FIX_ID))
+      document.getElementById(PHONE_INPUT_ID)?.focus();
+  }, [tracking]);
 }
 
 /** SPEC.md §9: the large-screen threshold, and how long the SMS Received banner shows. */
