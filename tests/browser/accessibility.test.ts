@@ -223,6 +223,35 @@ describe('a dispatcher who uses the keyboard and a screen reader', { timeout: 18
     await context.close();
   });
 
+  it('arrows between Locate Numbers and Locate by List without opening either; Enter opens the one chosen', async () => {
+    const { page, context } = await dispatcherPage();
+    // Every dialog that ever opens, by name.
+    await page.evaluate(() => {
+      const record = window as unknown as { dialogs: string[] };
+      record.dialogs = [];
+      new MutationObserver(() => {
+        for (const dialog of document.querySelectorAll('[role="dialog"]')) {
+          const name = document.getElementById(dialog.getAttribute('aria-labelledby') ?? '');
+          const text = name?.textContent ?? '?';
+          if (!record.dialogs.includes(text)) record.dialogs.push(text);
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    const numbers = page.getByRole('radio', { name: 'Locate Numbers' });
+    const lists = page.getByRole('radio', { name: 'Locate by List' });
+    await numbers.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await isFocused(lists)).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    expect(await isFocused(numbers)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Tracking Numbers' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { dialogs: string[] }).dialogs)).toEqual(
+      ['Tracking Numbers'],
+    );
+    await context.close();
+  });
+
   it('announces the caller connecting, a new fix and a text from the caller in a polite live region', async () => {
     const number = '+12025550172';
     const { page, context } = await dispatcherPage();

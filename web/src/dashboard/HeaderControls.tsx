@@ -1,6 +1,7 @@
 import { isValidPhone, PhoneNumber, normalisePhoneInput } from '@locus/contract';
 import { Button, Group, SegmentedControl, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
+import type { KeyboardEvent } from 'react';
 import { notifications } from '@mantine/notifications';
 import {
   IconCurrentLocation,
@@ -103,6 +104,27 @@ export const PHONE_INPUT_ID = 'locate-phone-number';
  * single-number Locate stays the header's only "Locate" button. No segment stays selected: each
  * choice is an action, and choosing the same one again must open its modal again.
  */
+/**
+ * Radios choose as they are arrowed to, and each choice here opens a dialog: a keyboard user
+ * moving between the two would open one by accident (WCAG 3.2.2). Arrows only move focus;
+ * Space or Enter chooses.
+ */
+function keyboardWithoutOpening(event: KeyboardEvent<HTMLDivElement>) {
+  const radios = [...event.currentTarget.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+  const index = radios.indexOf(event.target as HTMLInputElement);
+  if (index < 0) return;
+  if (event.key === 'Enter') {
+    event.preventDefault();
+    radios[index]!.click();
+    return;
+  }
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (step === undefined) return;
+  event.preventDefault();
+  event.stopPropagation();
+  radios[(index + step + radios.length) % radios.length]!.focus();
+}
+
 export function MultiLocateToggle({
   onLocateNumbers,
   onLocateByList,
@@ -117,6 +139,7 @@ export function MultiLocateToggle({
       size={compact ? 'xs' : 'sm'}
       value=""
       onChange={(value) => (value === 'lists' ? onLocateByList() : onLocateNumbers())}
+      onKeyDownCapture={keyboardWithoutOpening}
       data={[
         {
           value: 'numbers',
