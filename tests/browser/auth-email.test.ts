@@ -9,6 +9,7 @@ import {
   waitForEmail,
   type AuthEnvironment,
 } from './auth-support';
+import { expectAccessible } from '../support/browser';
 
 let env: AuthEnvironment;
 
@@ -59,12 +60,14 @@ describe('e-mail confirmation', { timeout: 60_000 }, () => {
     const { page, context } = await newPage(env.browser);
     await page.goto(onTestApi(link));
     await page.getByRole('heading', { name: 'Your email is confirmed' }).waitFor();
+    await expectAccessible(page, 'email confirmed');
     await page.screenshot({ path: '/tmp/locus-email-confirmed.png' });
     expect(await emailConfirmed('morgan@demo-county.test')).toBe(true);
 
     // A code works once: the same link now offers a new one.
     await page.reload();
     await page.getByRole('heading', { name: 'This link is invalid or has expired' }).waitFor();
+    await expectAccessible(page, 'confirmation link used twice');
     await context.close();
   });
 
@@ -75,10 +78,13 @@ describe('e-mail confirmation', { timeout: 60_000 }, () => {
     await page.getByRole('heading', { name: 'This link is invalid or has expired' }).waitFor();
     await page.getByRole('link', { name: 'Send a new confirmation link' }).click();
     await page.waitForURL(`${env.api.url}/register/email-confirmation/resend`);
+    await page.getByRole('heading', { name: 'Resend the confirmation email' }).waitFor();
+    await expectAccessible(page, 'resend confirmation');
     await page.getByLabel('Email').fill('jordan@demo-county.test');
     await page.getByRole('button', { name: 'Send a new link' }).click();
     await page.waitForURL(`${env.api.url}/register/email-confirmation/email-sent`);
     await page.getByText('jordan@demo-county.test').waitFor();
+    await expectAccessible(page, 'confirmation email sent');
 
     // The newest e-mail holds a working link.
     await expect
@@ -108,10 +114,13 @@ describe('forgot and reset password', { timeout: 60_000 }, () => {
     await page.goto(`${env.api.url}/auth/sign-in`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(`${env.api.url}/auth/forgot-password`);
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await expectAccessible(page, 'forgot password');
     await page.getByLabel('Email').fill(address);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.waitForURL(`${env.api.url}/auth/forgot-password/sent`);
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await expectAccessible(page, 'reset link sent');
 
     const email = await waitForEmail(env.api.url, address, /forgot-password\/reset/);
     const link = linkIn(email, '/auth/forgot-password/reset');
@@ -120,10 +129,12 @@ describe('forgot and reset password', { timeout: 60_000 }, () => {
     await page.getByLabel('Confirm new password').fill('something-else');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('The passwords do not match').waitFor();
+    await expectAccessible(page, 'new password, not confirmed');
     await page.getByLabel('Confirm new password').fill('a-brand-new-password');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.waitForURL(`${env.api.url}/auth/forgot-password/success`);
     await page.getByRole('heading', { name: 'Password changed' }).waitFor();
+    await expectAccessible(page, 'password changed');
     await page.screenshot({ path: '/tmp/locus-password-changed.png' });
 
     // Every earlier session is signed out by the change.
@@ -150,6 +161,7 @@ describe('forgot and reset password', { timeout: 60_000 }, () => {
     await again.page.getByLabel('Confirm new password').fill('yet-another-password');
     await again.page.getByRole('button', { name: 'Change password' }).click();
     await again.page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
+    await expectAccessible(again.page, 'reset link used twice');
     await again.context.close();
   });
 

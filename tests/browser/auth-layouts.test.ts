@@ -6,6 +6,7 @@ import {
   startAuthEnvironment,
   type AuthEnvironment,
 } from './auth-support';
+import { expectAccessible } from '../support/browser';
 
 let env: AuthEnvironment;
 
@@ -43,8 +44,12 @@ describe('the map layout', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: /Devin Dispatcher/ }).waitFor();
     // Focus returns to the control that opened the menu.
     await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
-      .toContain('Devin Dispatcher');
+      .poll(() =>
+        page
+          .getByRole('button', { name: /Devin Dispatcher/ })
+          .evaluate((button) => button === document.activeElement),
+      )
+      .toBe(true);
 
     const row = await env.database.db
       .selectFrom('users')
@@ -131,6 +136,8 @@ describe('third-party scripts', { timeout: 60_000 }, () => {
     await page.getByRole('menuitem', { name: 'Training Videos' }).click();
     await page.waitForURL(`${env.api.url}/training`);
     await expect.poll(chatState, { timeout: 10_000 }).toBe('shown');
+    await page.getByRole('heading', { level: 1, name: 'Training' }).waitFor();
+    await expectAccessible(page, '/training');
     await page.getByRole('button', { name: /Terry Admin/ }).click();
     await page.getByRole('menuitem', { name: 'Overwatch' }).click();
     await page.waitForURL(`${env.api.url}/overwatch`);
@@ -170,6 +177,7 @@ describe('the DEV page', { timeout: 60_000 }, () => {
     expect(avery).toBeGreaterThan(blake);
     expect(rows[blake]).toContain('Blake County 911');
     expect(rows[blake]).toContain('Two consoles, night shift');
+    await expectAccessible(page, '/admin/dev with demo requests');
     await context.close();
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, expectAccessibleOnceShown } from '../support/browser';
 import {
   DEMO_PASSWORD,
   newPage,
@@ -24,7 +25,7 @@ describe('signing in', { timeout: 60_000 }, () => {
     await page.goto(env.api.url);
     await page.getByRole('button', { name: 'Sign In' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Sign In' });
-    await dialog.waitFor();
+    await expectAccessibleOnceShown(page, dialog, 'Sign In modal');
     // SPEC.md §3: Stay Signed In defaults to checked.
     expect(await dialog.getByLabel('Stay Signed In').isChecked()).toBe(true);
     await dialog.getByLabel('Email').fill('dispatcher@demo-county.test');
@@ -47,6 +48,7 @@ describe('signing in', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor();
     expect(page.url()).toBe(`${env.api.url}/auth/sign-in`);
+    await expectAccessible(page, 'sign-in page, wrong password');
 
     await page.getByLabel('Email').fill('nobody@nowhere.test');
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
@@ -69,6 +71,7 @@ describe('signing in', { timeout: 60_000 }, () => {
     await page.getByText('Enter a valid email').waitFor();
     await page.getByText('Required').waitFor();
     expect(requests).toHaveLength(0);
+    await expectAccessible(page, 'sign-in page, fields to fix');
     await context.close();
   });
 
@@ -87,6 +90,7 @@ describe('signing in', { timeout: 60_000 }, () => {
     const alert = page.getByRole('alert');
     await alert.filter({ hasText: 'try again in 10 minutes' }).waitFor();
     expect(await alert.textContent()).toContain('Invalid email or password');
+    await expectAccessible(page, 'sign-in page, account locked');
     await context.close();
   });
 });
@@ -102,6 +106,7 @@ describe('signing out', { timeout: 60_000 }, () => {
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await page.waitForURL(`${env.api.url}/auth/sign-in`);
     await page.getByRole('heading', { name: 'Sign In' }).waitFor();
+    await expectAccessible(page, 'sign-in page after signing out');
     expect(await storedToken(page)).toBeNull();
     expect(await page.evaluate(() => localStorage.getItem('locus.user'))).toBeNull();
 

@@ -10,6 +10,7 @@ import {
   waitForEmail,
   type AuthEnvironment,
 } from './auth-support';
+import { expectAccessible, expectAccessibleOnceShown, settled } from '../support/browser';
 
 let env: AuthEnvironment;
 
@@ -39,9 +40,10 @@ async function fillIdentity(dialog: Dialog, email: string) {
 }
 
 /** Accepting the Terms dialog opened from the checkbox's label ticks the box (SPEC.md §4). */
-async function acceptTerms(page: Page, dialog: Dialog) {
+async function acceptTerms(page: Page, dialog: Dialog, audit = false) {
   await dialog.getByRole('button', { name: 'Terms of Use and Service' }).click();
   const terms = page.getByRole('dialog', { name: /Terms of Use/ });
+  if (audit) await expectAccessibleOnceShown(page, terms, 'Terms over Create Account');
   await terms.getByRole('button', { name: 'I accept' }).click();
   await terms.waitFor({ state: 'detached' });
   expect(await dialog.getByRole('checkbox', { name: /I agree/ }).isChecked()).toBe(true);
@@ -65,6 +67,8 @@ describe('Create Account', { timeout: 60_000 }, () => {
     await dialog.getByText('Password must have 8 characters or more').waitFor();
     await dialog.getByText('Select your agency').waitFor();
     await dialog.getByText('You must accept the Terms of Use and Service').waitFor();
+    await settled(page);
+    await expectAccessible(page, 'Create Account, fields to fix');
     await page.screenshot({ path: '/tmp/locus-create-account-errors.png' });
 
     await dialog.getByLabel('8 characters or more').fill('short');
@@ -96,6 +100,9 @@ describe('Create Account', { timeout: 60_000 }, () => {
     const dialog = await openCreateAccount(page);
     const agency = dialog.getByRole('textbox', { name: 'Agency', exact: true });
     await agency.fill('Sandbox');
+    await page.getByRole('option', { name: /Sandbox City Public Safety Communications/ }).waitFor();
+    await settled(page);
+    await expectAccessible(page, 'Create Account, agencies found');
     await page.getByRole('option', { name: /Sandbox City Public Safety Communications/ }).click();
     expect(await agency.inputValue()).toContain('Sandbox City Public Safety Communications');
     const afterSelection = searches.length;
@@ -121,7 +128,8 @@ describe('Create Account', { timeout: 60_000 }, () => {
     await dialog.getByLabel('Phone').fill('+1 202 555 0147');
     await dialog.getByRole('textbox', { name: 'Agency', exact: true }).fill('Demo County');
     await page.getByRole('option', { name: /Demo County 911 Communications/ }).click();
-    await acceptTerms(page, dialog);
+    await acceptTerms(page, dialog, true);
+    await expectAccessible(page, 'Create Account, filled in');
     await page.screenshot({ path: '/tmp/locus-create-account-filled.png' });
     const reloaded = page.waitForEvent('load');
     await dialog.getByRole('button', { name: 'Create Account' }).click();
@@ -146,6 +154,7 @@ describe('Create Account', { timeout: 60_000 }, () => {
     await dialog.getByRole('button', { name: 'Create Account' }).click();
     await dialog.getByLabel('Agency name').waitFor();
     await dialog.getByText('Required').waitFor();
+    await expectAccessible(page, 'Create Account, agency not listed');
 
     await dialog.getByLabel('Agency name').fill('Small Town Police Dispatch');
     await dialog.getByRole('button', { name: 'Create Account' }).click();
@@ -173,6 +182,7 @@ describe('Create Account', { timeout: 60_000 }, () => {
     await acceptTerms(page, dialog);
     await dialog.getByRole('button', { name: 'Create Account' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'The security check failed' }).waitFor();
+    await expectAccessible(page, 'Create Account, sign-up refused');
 
     await page.unroute('**/api/v1/auth/register');
     await page.route('**/api/v1/auth/register', (route) =>
@@ -193,18 +203,24 @@ describe('the coast-guard path', { timeout: 60_000 }, () => {
     const dialog = await openCreateAccount(page);
     await fillIdentity(dialog, 'sam.sailor@uscg.mil');
     await dialog.getByText('Coast Guard account').waitFor();
+    await settled(page);
+    await expectAccessible(page, 'Create Account, coast-guard address');
     expect(await dialog.getByRole('textbox', { name: 'Agency', exact: true }).count()).toBe(0);
     expect(await dialog.getByLabel('Phone').count()).toBe(0);
     await acceptTerms(page, dialog);
     await dialog.getByRole('button', { name: 'Create Account' }).click();
 
     await page.waitForURL(`${env.api.url}/register/complete-uscg`);
+    await page.getByLabel('Unit name').waitFor();
+    await settled(page);
+    await expectAccessible(page, 'coast-guard registration');
     await page.getByLabel('Unit name').fill('Sector Demo Bay');
     await page.getByRole('button', { name: 'Request access' }).click();
     await page.getByRole('heading', { name: 'Waiting for approval' }).waitFor();
     await page.screenshot({ path: '/tmp/locus-uscg-waiting.png' });
 
     await page.getByText('Confirm your email first').waitFor();
+    await expectAccessible(page, 'waiting for approval, email not confirmed');
 
     // Until approved, every signed-in page sends the user back here (SPEC.md §4 Route guard)...
     await page.goto(`${env.api.url}/dashboard`);
@@ -253,13 +269,16 @@ describe('the coast-guard path', { timeout: 60_000 }, () => {
     await approver.page.goto(`${env.api.url}/uscg/approval`);
     const request = approver.page.getByRole('listitem', { name: 'Riley Responder' });
     await request.getByText('Sector Demo Bay').waitFor();
+    await expectAccessible(approver.page, 'coast-guard approvals, one waiting');
     await approver.page.screenshot({ path: '/tmp/locus-uscg-approval.png' });
     await request.getByRole('button', { name: 'Approve Riley Responder' }).click();
     await approver.page.getByText('No one is waiting for approval.').waitFor();
+    await expectAccessible(approver.page, 'coast-guard approvals, none waiting');
     await approver.context.close();
 
     await page.getByRole('button', { name: 'Check again' }).click();
     await page.getByRole('heading', { name: "You're approved" }).waitFor();
+    await expectAccessible(page, 'coast-guard access approved');
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await page.waitForURL(`${env.api.url}/dashboard`);
     await page.getByRole('button', { name: /Riley Responder/ }).waitFor();

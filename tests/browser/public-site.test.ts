@@ -9,7 +9,12 @@ import {
   type LegalDocument,
 } from '../../web/src/public-site/legal/documents';
 import { startApi, testRedisPrefix, type TestApi } from '../support/api';
-import { launchBrowser } from '../support/browser';
+import {
+  expectAccessible,
+  expectAccessibleOnceShown,
+  launchBrowser,
+  settled,
+} from '../support/browser';
 import { freshDatabase, type TestDatabase } from '../support/database';
 import { testEnvironment } from '../support/environment';
 
@@ -38,7 +43,10 @@ afterAll(async () => {
 });
 
 async function open(path: string, viewport = desktop, base = api.url): Promise<Page> {
-  const page = await browser.newPage({ viewport });
+  // A page of its own context, not browser.newPage(): axe opens a second page in the context.
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('close', () => void context.close());
   await page.goto(`${base}${path}`);
   await page.locator('main').waitFor();
   return page;
@@ -87,7 +95,7 @@ function documentText(document: LegalDocument): string {
   ].join(' ');
 }
 
-describe('the landing page', () => {
+describe('the landing page', { timeout: 60_000 }, () => {
   it('shows the hero, partner highlights, the statistics and the eight features', async () => {
     const page = await open('/');
     await page.getByRole('heading', { level: 1, name: /Find the caller/ }).waitFor();
@@ -125,18 +133,27 @@ describe('the landing page', () => {
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true);
     expect(await page.getByRole('main').count()).toBe(1);
     expect(await page.getByRole('contentinfo').isVisible()).toBe(true);
+    await expectAccessible(page, 'landing');
     await page.close();
   });
 
   it("opens the shell's Create Account and Sign In modals", async () => {
     const page = await open('/');
     await page.locator('#top').getByRole('button', { name: 'Sign Up Now' }).click();
-    await page.getByRole('dialog', { name: 'Create Account' }).waitFor();
+    await expectAccessibleOnceShown(
+      page,
+      page.getByRole('dialog', { name: 'Create Account' }),
+      'landing + Create Account',
+    );
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
     await page.getByRole('banner').getByRole('button', { name: 'Sign In' }).click();
-    await page.getByRole('dialog', { name: 'Sign In' }).waitFor();
+    await expectAccessibleOnceShown(
+      page,
+      page.getByRole('dialog', { name: 'Sign In' }),
+      'landing + Sign In',
+    );
     await page.close();
   });
 
@@ -193,6 +210,7 @@ describe('the landing page', () => {
       375,
     );
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    await expectAccessible(page, 'landing on a phone');
 
     const burger = page.getByRole('button', { name: 'Menu', exact: true });
     expect(await burger.getAttribute('aria-expanded')).toBe('false');
@@ -212,6 +230,8 @@ describe('the landing page', () => {
     await backdrop.waitFor();
     const box = await backdrop.boundingBox();
     expect(box).toMatchObject({ x: 0, y: 0, width: 375, height: 740 });
+    await settled(page);
+    await expectAccessible(page, 'mobile menu');
 
     // Choosing an item closes the menu and scrolls to the section.
     await menu.getByRole('link', { name: 'Learn' }).click();
@@ -222,7 +242,11 @@ describe('the landing page', () => {
     // Sign Up from the menu opens Create Account once the menu has gone.
     await burger.click();
     await page.getByRole('dialog').getByRole('button', { name: 'Sign Up' }).click();
-    await page.getByRole('dialog', { name: 'Create Account' }).waitFor();
+    await expectAccessibleOnceShown(
+      page,
+      page.getByRole('dialog', { name: 'Create Account' }),
+      'Create Account on a phone',
+    );
     await page.close();
   });
 
@@ -337,7 +361,7 @@ describe('the demo video', () => {
   });
 });
 
-describe('the about page', () => {
+describe('the about page', { timeout: 60_000 }, () => {
   it('is reached from About, which is then marked as the current page', async () => {
     const page = await open('/');
     await page
@@ -352,6 +376,7 @@ describe('the about page', () => {
         .getByRole('link', { name: 'About' })
         .getAttribute('aria-current'),
     ).toBe('page');
+    await expectAccessible(page, 'about');
     await page.close();
   });
 
@@ -385,7 +410,7 @@ describe('the about page', () => {
   });
 });
 
-describe('the footer', () => {
+describe('the footer', { timeout: 60_000 }, () => {
   it('links to support, careers and the social accounts from the configuration', async () => {
     const config = (await (await fetch(`${api.url}/api/v1/config`)).json()) as {
       links: { support: string; careers: string; social: Array<{ name: string; url: string }> };
@@ -415,7 +440,7 @@ describe('the footer', () => {
       const page = await open('/');
       await page.getByRole('contentinfo').getByRole('button', { name: button }).click();
       const dialog = page.getByRole('dialog', { name: document.title });
-      await dialog.waitFor();
+      await expectAccessibleOnceShown(page, dialog, `${button} dialog`);
       const box = await page.locator('.mantine-Modal-content').boundingBox();
       expect(box!.width).toBe(700);
       for (const section of document.sections) {
@@ -457,7 +482,7 @@ describe('the terms and the privacy policy', () => {
   });
 });
 
-describe('Book a Demo', () => {
+describe('Book a Demo', { timeout: 60_000 }, () => {
   async function openForm(page: Page) {
     await page.locator('#top').getByRole('button', { name: 'Book a Demo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Book a Demo' });
@@ -485,6 +510,7 @@ describe('Book a Demo', () => {
     const dialog = await openForm(page);
     const box = await page.locator('.mantine-Modal-content').boundingBox();
     expect(box!.width).toBe(700);
+    await expectAccessibleOnceShown(page, dialog, 'Book a Demo');
 
     await dialog.getByRole('button', { name: 'Request demo' }).click();
     await dialog.getByText('Required').first().waitFor();
@@ -493,6 +519,7 @@ describe('Book a Demo', () => {
       expect(await dialog.getByLabel(label).getAttribute('aria-invalid')).toBe('true');
     }
     expect(await errorOf(dialog, 'Comment')).toBeNull();
+    await expectAccessible(page, 'Book a Demo, fields to fix');
     // Focus moves to the first field to fix.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe(
       'given-name',
@@ -556,6 +583,7 @@ describe('Book a Demo', () => {
 
     await dialog.getByText('Thank you, Ada!').waitFor();
     expect(sent).toBe(1);
+    await expectAccessible(page, 'Book a Demo, thanks');
     const rows = await database.db.selectFrom('demo_requests').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -567,7 +595,8 @@ describe('Book a Demo', () => {
       comment: 'We would like to see Overwatch.',
     });
 
-    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    // The thanks' own Close button, not the dialog's corner one (also named Close).
+    await dialog.getByRole('status').getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.close();
   });
@@ -594,6 +623,7 @@ describe('Book a Demo', () => {
       .getByRole('alert')
       .filter({ hasText: 'Something went wrong with your request' })
       .waitFor();
+    await expectAccessible(page, 'Book a Demo, request failed');
     expect(await dialog.getByLabel('First name').inputValue()).toBe('Grace');
     expect(await dialog.getByRole('button', { name: 'Request demo' }).isEnabled()).toBe(true);
     await page.close();

@@ -10,6 +10,7 @@ import {
   storedToken,
   type AuthEnvironment,
 } from './auth-support';
+import { expectAccessible } from '../support/browser';
 
 let env: AuthEnvironment;
 
@@ -75,6 +76,7 @@ describe('anonymous visitors', { timeout: 60_000 }, () => {
       await page.goto(url(path));
       await page.getByRole('heading', { name: heading }).waitFor();
       expect(page.url()).toBe(url(path));
+      await expectAccessible(page, path);
     }
     await context.close();
   });
@@ -215,6 +217,8 @@ describe('roles and levels', { timeout: 60_000 }, () => {
       'OVERWATCH',
     ]);
     await page.getByTestId('company-name').filter({ hasText: 'Demo County 911' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await expectAccessible(page, '/admin for a team admin');
     expect(await menuItems(page, /Terry Admin/)).toEqual([
       'Back to Map',
       'Overwatch',
@@ -228,6 +232,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
     await page.goto(url('/overwatch'));
     await page.getByRole('heading', { name: 'Overwatch' }).waitFor();
     expect(page.url()).toBe(url('/overwatch'));
+    await expectAccessible(page, '/overwatch');
     await context.close();
   });
 
@@ -249,6 +254,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
     await page.waitForURL(url('/admin/dev'));
     const board = page.getByRole('link', { name: 'Queue board' });
     expect(await board.getAttribute('href')).toBe('/admin/queues');
+    await expectAccessible(page, '/admin/dev');
     await page.screenshot({ path: '/tmp/locus-admin-dev.png' });
     await context.close();
   });
@@ -297,6 +303,7 @@ describe('coast-guard users without an active team', { timeout: 60_000 }, () => 
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(url('/register/complete-uscg'));
     await page.getByLabel('Unit name').waitFor();
+    await expectAccessible(page, '/register/complete-uscg');
     for (const path of ['/dashboard', '/training', '/', '/auth/sign-in', '/uscg/approval']) {
       await expectRedirect(page, path, '/register/complete-uscg');
     }
@@ -313,6 +320,7 @@ describe('/uscg/approval', { timeout: 60_000 }, () => {
     await page
       .getByText('Coast Guard users are approved by the team admins of a Coast Guard team')
       .waitFor();
+    await expectAccessible(page, '/uscg/approval, not a coast-guard admin');
     expect(await page.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
     await context.close();
   });

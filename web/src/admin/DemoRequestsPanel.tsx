@@ -13,7 +13,7 @@ export function DemoRequestsPanel() {
 
   return (
     <Stack gap="xs" component="section" aria-labelledby="demo-requests-title">
-      <Title order={3} id="demo-requests-title" size="h4">
+      <Title order={2} id="demo-requests-title" size="h4">
         Demo requests
       </Title>
       {requests.isPending && <Loader size="sm" aria-label="Loading demo requests" />}

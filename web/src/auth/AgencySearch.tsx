@@ -93,7 +93,7 @@ export function AgencySearch({
         />
       </Combobox.Target>
       <Combobox.Dropdown hidden={value !== null || text.trim() === ''}>
-        <Combobox.Options mah={260} style={{ overflowY: 'auto' }}>
+        <Combobox.Options mah={260} style={{ overflowY: 'auto' }} aria-label="Agencies">
           {agencies.map((agency) => (
             <Combobox.Option key={agency.id} value={String(agency.id)}>
               <Group justify="space-between" wrap="nowrap" gap="xs">

@@ -175,6 +175,7 @@ function CreateAccountForm({ onDone }: { onDone: () => void }) {
                       component="button"
                       type="button"
                       inherit
+                      underline="always"
                       onClick={() => setLegal('terms')}
                     >
                       Terms of Use and Service
@@ -184,6 +185,7 @@ function CreateAccountForm({ onDone }: { onDone: () => void }) {
                       component="button"
                       type="button"
                       inherit
+                      underline="always"
                       onClick={() => setLegal('privacy')}
                     >
                       Privacy Policy
@@ -262,7 +264,7 @@ export function CreateAccountModal({
       <CreateAccountForm key={generation} onDone={onClose} />
       <Text size="sm" ta="center" mt="md">
         Already have an account?{' '}
-        <Anchor component="button" type="button" onClick={onSignIn}>
+        <Anchor component="button" type="button" underline="always" onClick={onSignIn}>
           Sign In
         </Anchor>
       </Text>

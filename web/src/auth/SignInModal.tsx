@@ -32,7 +32,7 @@ export function SignInModal({
       />
       <Text size="sm" ta="center" mt="md">
         New to Locus?{' '}
-        <Anchor component="button" type="button" onClick={onCreateAccount}>
+        <Anchor component="button" type="button" underline="always" onClick={onCreateAccount}>
           Create Account
         </Anchor>
       </Text>

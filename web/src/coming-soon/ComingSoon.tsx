@@ -32,9 +32,9 @@ export function ComingSoon({
           </Title>
           <Text>{summary}</Text>
           <div>
-            <Text fw={600} mb={6}>
+            <Title order={2} fz="md" mb={6}>
               What this screen will do
-            </Text>
+            </Title>
             <List spacing={6} size="sm">
               {features.map((feature) => (
                 <List.Item key={feature}>{feature}</List.Item>

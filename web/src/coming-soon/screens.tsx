@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { DemoRequestsPanel } from '../admin/DemoRequestsPanel';
 import { usePublicConfig } from '../public-site/public-config';
 import { ComingSoon } from './ComingSoon';
@@ -57,7 +57,7 @@ export function AdminApiComingSoon() {
     >
       <Text size="sm">
         The API is documented already:{' '}
-        <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer">
+        <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer" underline="always">
           API documentation (OpenAPI)
         </Anchor>
         .
@@ -116,18 +116,28 @@ export function AdminDevPage() {
         'Check the health of the platform.',
       ]}
     >
-      <Stack gap={6}>
-        <Text fw={600}>Available now</Text>
-        <Group gap="lg">
-          {/* Served by the API, outside this app: a full page load, not a client-side route. */}
-          <Anchor href="/admin/queues">Queue board</Anchor>
-          <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer">
-            API documentation
-          </Anchor>
-          <Anchor href="/api/v1/health" target="_blank" rel="noopener noreferrer">
-            Health
-          </Anchor>
-        </Group>
+      <Stack gap="md">
+        <section aria-labelledby="dev-available-now">
+          <Title order={2} fz="md" mb={6} id="dev-available-now">
+            Available now
+          </Title>
+          <List spacing={4} size="sm">
+            {/* Served by the API, outside this app: a full page load, not a client-side route. */}
+            <List.Item>
+              <Anchor href="/admin/queues">Queue board</Anchor>
+            </List.Item>
+            <List.Item>
+              <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer">
+                API documentation
+              </Anchor>
+            </List.Item>
+            <List.Item>
+              <Anchor href="/api/v1/health" target="_blank" rel="noopener noreferrer">
+                Health
+              </Anchor>
+            </List.Item>
+          </List>
+        </section>
         <DemoRequestsPanel />
       </Stack>
     </ComingSoon>
@@ -162,7 +172,7 @@ export function TrainingComingSoon() {
       {videos && (
         <Text size="sm">
           Until then, the current videos are on{' '}
-          <Anchor href={videos} target="_blank" rel="noopener noreferrer">
+          <Anchor href={videos} target="_blank" rel="noopener noreferrer" underline="always">
             our training channel
           </Anchor>
           .

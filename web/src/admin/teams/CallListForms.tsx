@@ -19,6 +19,9 @@ import { modalWidths } from '../../public-site/modal-widths';
 import { parsePhoneLines } from './phone-lines';
 import { failureMessage, useRefreshCallList } from './queries';
 
+/** A notice's close button is an icon alone: it needs a name (WCAG 4.1.2). */
+const closableNotice = { closeButtonProps: { 'aria-label': 'Close notice' } };
+
 function nameError(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return 'Enter a name for the list';
@@ -54,7 +57,11 @@ export function CreateCallListModal({
         201,
       ),
     onSuccess: async (list) => {
-      notifications.show({ color: 'green', message: `Call list ${list.callListName} created` });
+      notifications.show({
+        ...closableNotice,
+        color: 'green',
+        message: `Call list ${list.callListName} created`,
+      });
       await refresh(list);
       close();
     },
@@ -113,7 +120,7 @@ export function CreateCallListModal({
                 {parsed.lines.map((line, index) => (
                   <List.Item key={`${index}-${line.input}`}>
                     {line.phoneNumber === null ? (
-                      <Text span size="sm" c="red.8">
+                      <Text span size="sm" c="var(--mantine-color-error)">
                         {line.input}: not a valid phone number
                       </Text>
                     ) : (
@@ -163,7 +170,11 @@ export function RenameCallListModal({ list, onClose }: { list: CallList; onClose
         200,
       ),
     onSuccess: async (renamed) => {
-      notifications.show({ color: 'green', message: `Renamed to ${renamed.callListName}` });
+      notifications.show({
+        ...closableNotice,
+        color: 'green',
+        message: `Renamed to ${renamed.callListName}`,
+      });
       await refresh(renamed);
       onClose();
     },
@@ -212,7 +223,11 @@ export function DeleteCallListModal({ list, onClose }: { list: CallList; onClose
   const remove = useMutation({
     mutationFn: async () => expect(await api.callLists.remove({ params: { id: list.id } }), 200),
     onSuccess: async () => {
-      notifications.show({ color: 'gray', message: `Call list ${list.callListName} deleted` });
+      notifications.show({
+        ...closableNotice,
+        color: 'gray',
+        message: `Call list ${list.callListName} deleted`,
+      });
       await refresh(list);
       onClose();
     },

@@ -44,7 +44,7 @@ function TeamLinks({ teams }: { teams: Team[] }) {
         {teams.map((team, index) => (
           <span key={team.id}>
             {index > 0 && ' · '}
-            <Anchor component={Link} to={`/admin/teams/${team.id}/edit`}>
+            <Anchor component={Link} to={`/admin/teams/${team.id}/edit`} underline="always">
               {team.teamName}
             </Anchor>
           </span>

@@ -4,7 +4,9 @@ import { usePublicConfig } from '../../public-site/public-config';
 import { trainingMenu } from '../menus';
 import { permissionsOf } from '../permissions';
 import { useSession } from '../session';
+import { MAIN_CONTENT_ID, SkipLink } from '../SkipLink';
 import { ConsoleHeader } from './ConsoleHeader';
+import { consoleBackground } from '../../theme';
 
 /** SPEC.md §2 "Training layout". */
 export function TrainingLayout({ children }: { children: ReactNode }) {
@@ -12,6 +14,7 @@ export function TrainingLayout({ children }: { children: ReactNode }) {
   const config = usePublicConfig().data;
   return (
     <AppShell header={{ height: 64 }} padding="md">
+      <SkipLink />
       <AppShell.Header withBorder={false}>
         <ConsoleHeader menu={trainingMenu(permissionsOf(user, teams), config)}>
           <Text c="white" fw={600} visibleFrom="sm">
@@ -19,7 +22,9 @@ export function TrainingLayout({ children }: { children: ReactNode }) {
           </Text>
         </ConsoleHeader>
       </AppShell.Header>
-      <AppShell.Main bg="gray.0">{children}</AppShell.Main>
+      <AppShell.Main bg={consoleBackground} id={MAIN_CONTENT_ID} tabIndex={-1}>
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -103,7 +103,12 @@ function WaitingForApproval({ user }: { user: CurrentUser }) {
         <Alert color="navy" variant="light" title="Confirm your email first" mb="md">
           Admins see requests only from confirmed addresses. Open the link we sent to{' '}
           <strong>{user.email}</strong>, or{' '}
-          <Anchor component={Link} to="/register/email-confirmation/resend" inherit>
+          <Anchor
+            component={Link}
+            to="/register/email-confirmation/resend"
+            inherit
+            underline="always"
+          >
             send a new link
           </Anchor>
           .
@@ -192,6 +197,8 @@ function PendingUser({ user }: { user: PendingUscgUser }) {
       expect(await api.uscg.decide({ params: { userId: user.id, decision } }), 204),
     onSuccess: async (_, decision) => {
       notifications.show({
+        // The close button is an icon alone: it needs a name (WCAG 4.1.2).
+        closeButtonProps: { 'aria-label': 'Close notice' },
         color: decision === 'approve' ? 'green' : 'gray',
         message: `${user.firstName} ${user.lastName} ${decision === 'approve' ? 'approved' : 'rejected'}`,
       });
@@ -208,7 +215,7 @@ function PendingUser({ user }: { user: PendingUscgUser }) {
           Unit: {user.unitName} · requested {requestedAt.format(new Date(user.requestedAt))}
         </Text>
         {decide.isError && (
-          <Text size="sm" c="red" role="alert">
+          <Text size="sm" c="var(--mantine-color-error)" role="alert">
             {requestFailed(decide.error)}
           </Text>
         )}

@@ -124,7 +124,7 @@ export function ConfirmationEmailSentPage() {
       </PageHeading>
       <Text size="sm" ta="center" c="gray.7" mb="lg">
         Nothing arrived? Check your spam folder, or{' '}
-        <Anchor component={Link} to="/register/email-confirmation/resend">
+        <Anchor component={Link} to="/register/email-confirmation/resend" underline="always">
           send another link
         </Anchor>
         .

@@ -55,7 +55,7 @@ export function ForgotPasswordSentPage() {
       </PageHeading>
       <Text size="sm" ta="center" c="gray.7">
         Nothing arrived? Check your spam folder, or{' '}
-        <Anchor component={Link} to="/auth/forgot-password">
+        <Anchor component={Link} to="/auth/forgot-password" underline="always">
           send another link
         </Anchor>
         .

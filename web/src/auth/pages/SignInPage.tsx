@@ -14,7 +14,12 @@ export function SignInPage() {
       <SignInFormFields onSignedIn={() => void navigate('/dashboard')} />
       <Text size="sm" ta="center" mt="lg">
         New to Locus?{' '}
-        <Anchor component="button" type="button" onClick={modals.openCreateAccount}>
+        <Anchor
+          component="button"
+          type="button"
+          underline="always"
+          onClick={modals.openCreateAccount}
+        >
           Create Account
         </Anchor>
       </Text>
