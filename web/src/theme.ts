@@ -75,3 +75,14 @@ export const consoleChrome = '#0f2a52';
 /** The console's page background: a quiet grey under white cards, or just darker than them. */
 export const consoleBackground =
   'light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))';
+
+/** Text that warns (a stale fix, a blocked location, a low battery): AA in both themes. */
+export const warningText = 'light-dark(var(--mantine-color-signal-8), var(--mantine-color-red-3))';
+/** The console's quieter facts, for both themes (Mantine's dimmed, darkened to AA). */
+export const quietText = 'var(--mantine-color-dimmed)';
+/** A fix that came by text (violet) and one that came late (orange), as words: both themes. */
+export const textedText =
+  'light-dark(var(--mantine-color-violet-9), var(--mantine-color-violet-3))';
+export const delayedText = 'light-dark(#9c3c00, var(--mantine-color-orange-3))';
+/** The side panel's edge, in either theme. */
+export const panelBorder = '1px solid var(--mantine-color-default-border)';

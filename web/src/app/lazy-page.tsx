@@ -114,7 +114,7 @@ function ModalLayer({ children, onClose }: { children: ReactNode; onClose?: () =
         align="center"
         gap="sm"
         p="lg"
-        bg="white"
+        bg="var(--mantine-color-body)"
         style={{ borderRadius: 'var(--mantine-radius-md)' }}
         onClick={(event) => event.stopPropagation()}
       >

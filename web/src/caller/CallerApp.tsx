@@ -50,14 +50,32 @@ export function CallerApp({
     setLink(answer);
   }, []);
 
+  // Only the newest request's answer counts: an automatic retry still out on a weak signal must
+  // not come back late as "failed" over a page the caller is already sharing from.
+  const generation = useRef(0);
+  const ask = useCallback(
+    (onAnswer?: () => void) => {
+      if (token === null) return;
+      const mine = ++generation.current;
+      void loadLink(token).then((answer) => {
+        onAnswer?.();
+        if (mine === generation.current) settle(answer);
+      });
+    },
+    [token, settle],
+  );
+
   const load = useCallback(() => {
     if (token === null) return;
     setLink({ kind: 'loading' });
-    void loadLink(token).then(settle);
-  }, [token, settle]);
+    ask();
+  }, [token, ask]);
 
   useEffect(() => {
-    if (initial === null) void firstLoad?.then(settle);
+    if (initial === null)
+      void firstLoad?.then((answer) => {
+        if (generation.current === 0) settle(answer);
+      });
   }, [initial, firstLoad, settle]);
 
   // A link that did not load (no signal, the server busy) is asked about again by itself, and
@@ -72,9 +90,8 @@ export function CallerApp({
       if (retrying.current) return;
       retrying.current = true;
       setFailures((count) => count + 1);
-      void loadLink(token).then((answer) => {
+      ask(() => {
         retrying.current = false;
-        settle(answer);
       });
     };
     const timer = setTimeout(retry, delay);
@@ -83,7 +100,7 @@ export function CallerApp({
       clearTimeout(timer);
       window.removeEventListener('online', retry);
     };
-  }, [link, failures, token, settle]);
+  }, [link, failures, token, ask]);
 
   const onRevoked = useCallback(() => {
     setRevoked(true);

@@ -56,7 +56,9 @@ export function SharingView({
   );
   const problemText =
     problem === null ? null : problem === 'timeout' ? t.positionTimeout : t.positionUnavailable;
-  useAnnouncement('alert', problemText);
+  // Polite, not an alert: indoors it can come back at every 30 s watch timeout, and the caller
+  // is on the phone with the dispatcher.
+  useAnnouncement('status', problemText);
 
   return (
     <>

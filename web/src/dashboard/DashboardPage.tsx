@@ -22,6 +22,7 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { MapHeaderControls } from '../app/layouts/map-header-slot';
 import { useSession } from '../app/session';
+import { consoleBackground, panelBorder } from '../theme';
 import { usePublicConfig } from '../public-site/public-config';
 import { callerColours } from './caller-colours';
 import { LocateForm, MultiLocateToggle, PHONE_INPUT_ID, TrackingControls } from './HeaderControls';
@@ -84,11 +85,14 @@ const FOCUS_CHECK_MS = 200;
 function useFocusRescue(tracking: boolean) {
   const trackingRef = useRef(tracking);
   trackingRef.current = tracking;
+  // Whether focus is on the latest fix because this put it there (not the dispatcher's click).
+  const rescued = useRef(false);
   useEffect(() => {
     let last: Element | null = null;
     const timer = setInterval(() => {
       const active = document.activeElement;
       if (active && active !== document.body) {
+        if (active.id !== LATEST_FIX_ID) rescued.current = false;
         last = active;
         return;
       }
@@ -97,6 +101,7 @@ function useFocusRescue(tracking: boolean) {
       // Tracking, either comes back or goes: wait for which.)
       if (last.isConnected) return;
       last = null;
+      rescued.current = trackingRef.current;
       document.getElementById(trackingRef.current ? LATEST_FIX_ID : PHONE_INPUT_ID)?.focus();
     }, FOCUS_CHECK_MS);
     return () => clearInterval(timer);
@@ -104,7 +109,9 @@ function useFocusRescue(tracking: boolean) {
   // Focus put on the latest fix only because its control went away moves on when tracking ends
   // (ending from the confirmation can race the dialog handing focus back).
   useEffect(() => {
-    if (!tracking && document.activeElement === document.getElementById(LATEST_FIX_ID))
+    if (tracking || !rescued.current) return;
+    rescued.current = false;
+    if (document.activeElement === document.getElementById(LATEST_FIX_ID))
       document.getElementById(PHONE_INPUT_ID)?.focus();
   }, [tracking]);
 }
@@ -166,11 +173,11 @@ function DetailsPanel({
         w={380}
         p="sm"
         gap="sm"
-        bg="gray.0"
+        bg={consoleBackground}
         style={{
           flex: '0 0 auto',
           minHeight: 0,
-          borderLeft: '1px solid var(--mantine-color-gray-3)',
+          borderLeft: panelBorder,
         }}
       >
         {status}
@@ -182,8 +189,8 @@ function DetailsPanel({
     <Box
       component="aside"
       aria-label="Tracking details"
-      bg="gray.0"
-      style={{ flex: '0 0 auto', borderTop: '1px solid var(--mantine-color-gray-3)' }}
+      bg={consoleBackground}
+      style={{ flex: '0 0 auto', borderTop: panelBorder }}
     >
       <Box
         px="sm"

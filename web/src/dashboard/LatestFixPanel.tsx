@@ -17,6 +17,7 @@ import {
   isStale,
   sourceLabel,
 } from './format';
+import { delayedText, textedText, warningText } from '../theme';
 import { useNow } from './use-now';
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
@@ -98,7 +99,7 @@ export function LatestFixPanel({ location }: { location: TrackedLocation | null 
               <Text
                 component="span"
                 size="sm"
-                c={isStale(location, now) ? 'signal.7' : undefined}
+                c={isStale(location, now) ? warningText : undefined}
                 fw={isStale(location, now) ? 600 : undefined}
               >
                 {formatAge(fixAgeMs(location, now))}
@@ -109,14 +110,14 @@ export function LatestFixPanel({ location }: { location: TrackedLocation | null 
             {location.address && <Row term="Address">{location.address}</Row>}
             {location.deliveredBy === 'sms' && (
               <Row term="Arrived">
-                <Text component="span" size="sm" c="violet.9" fw={600} data-testid="texted-fix">
+                <Text component="span" size="sm" c={textedText} fw={600} data-testid="texted-fix">
                   By text message (the caller&apos;s page could not get through)
                 </Text>
               </Row>
             )}
             {location.delayMs !== undefined && (
               <Row term="Arrived">
-                <Text component="span" size="sm" c="#9c3c00" fw={600}>
+                <Text component="span" size="sm" c={delayedText} fw={600}>
                   {formatDelay(location.delayMs)} (the phone was offline)
                 </Text>
               </Row>

@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { memo, useId } from 'react';
+import { panelBorder } from '../theme';
 import { AskLocationByTextIcon } from './AskLocationByText';
 import { formatCoordinate, formatFixCount } from './format';
 import { copyFix } from './LatestFixPanel';
@@ -45,7 +46,7 @@ const NumberItem = memo(
   function NumberItem({ row, onShow }: { row: NumberRow; onShow: (callerId: string) => void }) {
     const { phoneNumber, progress, colour, latest, fixCount, device, connectionRequestUuid } = row;
     return (
-      <Box component="li" py={4} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+      <Box component="li" py={4} style={{ borderBottom: panelBorder }}>
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
             <Box

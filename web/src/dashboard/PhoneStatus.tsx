@@ -1,6 +1,7 @@
 import type { CallerDevice } from '@locus/machines';
 import { Group, Paper, Text, Title } from '@mantine/core';
 import { useId } from 'react';
+import { quietText, warningText } from '../theme';
 import { deviceFacts, formatClock } from './format';
 
 /** The caller's phone's facts as one line of small text (a row of the Numbers panel). */
@@ -12,7 +13,7 @@ export function DeviceFactsLine({ device }: { device: CallerDevice }) {
           key={fact.text}
           span
           size="xs"
-          c={fact.warning ? 'signal.8' : 'gray.7'}
+          c={fact.warning ? warningText : quietText}
           fw={fact.warning ? 600 : undefined}
         >
           {index > 0 ? ' · ' : ''}
@@ -36,7 +37,7 @@ export function PhonePanel({ device }: { device: CallerDevice }) {
         <Title order={2} size="h5" id={headingId}>
           Caller&apos;s phone
         </Title>
-        <Text size="xs" c="gray.7">
+        <Text size="xs" c={quietText}>
           as of {formatClock(Date.parse(device.reportedAt))}
         </Text>
       </Group>
@@ -46,7 +47,7 @@ export function PhonePanel({ device }: { device: CallerDevice }) {
             component="li"
             key={fact.text}
             size="sm"
-            c={fact.warning ? 'signal.8' : undefined}
+            c={fact.warning ? warningText : undefined}
             fw={fact.warning ? 600 : undefined}
           >
             {fact.text}

@@ -37,6 +37,18 @@ describe('what the dashboard announces', () => {
     expect(said).toEqual(['Caller connected', 'SMS Received. Caller Stopped Sharing']);
   });
 
+  it('counts what does not fit in one announcement instead of reading it all', () => {
+    queue.event('first');
+    vi.advanceTimersByTime(0);
+    for (let number = 1; number <= 50; number += 1)
+      queue.event(`+1202555${number}: Text message delivered`);
+    vi.advanceTimersByTime(ANNOUNCE_GAP_MS);
+    expect(said[1]).toBe(
+      '+12025551: Text message delivered. +12025552: Text message delivered. ' +
+        '+12025553: Text message delivered. And 47 more updates in the log',
+    );
+  });
+
   it('an event is not held back by the fix interval; the waiting fix follows in its window', () => {
     queue.newFix('fix 1');
     vi.advanceTimersByTime(0);

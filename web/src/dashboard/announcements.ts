@@ -11,6 +11,16 @@ export const ANNOUNCE_GAP_MS = 1_500;
 /** A new fix is said at most this often. */
 export const FIX_INTERVAL_MS = 15_000;
 
+/** At most this many things in one announcement; the rest are counted (they are in the log). */
+export const MAX_PARTS = 3;
+
+/** A list of 50 numbers' texts being delivered is "…, and 47 more updates in the log". */
+function summarise(parts: string[]): string {
+  if (parts.length <= MAX_PARTS + 1) return parts.join('. ');
+  const more = parts.length - MAX_PARTS;
+  return `${parts.slice(0, MAX_PARTS).join('. ')}. And ${more} more updates in the log`;
+}
+
 export interface AnnouncerClock {
   now(): number;
   setTimeout(run: () => void, ms: number): unknown;
@@ -78,7 +88,7 @@ export class AnnouncementQueue {
       this.lastFixSaidAt = now;
     }
     if (parts.length > 0) {
-      this.say(parts.join('. '));
+      this.say(summarise(parts));
       this.lastSaidAt = now;
     }
     if (this.fix !== null || this.events.length > 0) this.schedule();

@@ -37,7 +37,9 @@ function useThemeChoice() {
         await api.users.patch({ params: { id: user.id }, body: { colorScheme } }),
         200,
       );
-      if (request === latest.current) sessionStore.setUser(updated, sessionStore.get().teams);
+      // Only for the user still signed in: a sign-out (or another user) meanwhile wins.
+      if (request === latest.current && sessionStore.get().user?.id === user.id)
+        sessionStore.setUser(updated, sessionStore.get().teams);
     } catch {
       if (request !== latest.current) return;
       const now = sessionStore.get();
