@@ -43,6 +43,7 @@ describe('signing in', () => {
       emailConfirmed: true,
       uscgApproval: null,
       registrationComplete: true,
+      colorScheme: 'auto',
     });
   });
 

@@ -57,7 +57,7 @@ async function userRow(email: string) {
     .executeTakeFirstOrThrow();
 }
 
-describe('Create Account', { timeout: 60_000 }, () => {
+describe('Create Account', { timeout: 120_000 }, () => {
   it('validates every field as SPEC.md §5 says, next to the field', async () => {
     const { page, context } = await newPage(env.browser);
     const dialog = await openCreateAccount(page);
@@ -197,7 +197,7 @@ describe('Create Account', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the coast-guard path', { timeout: 60_000 }, () => {
+describe('the coast-guard path', { timeout: 120_000 }, () => {
   it('skips phone and agency, asks for the unit, waits for a coast-guard team admin, then lets the user in', async () => {
     const { page, context } = await newPage(env.browser);
     const dialog = await openCreateAccount(page);
