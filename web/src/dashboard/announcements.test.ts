@@ -45,7 +45,8 @@ describe('what the dashboard announces', () => {
     vi.advanceTimersByTime(ANNOUNCE_GAP_MS);
     expect(said[1]).toBe(
       '+12025551: Text message delivered. +12025552: Text message delivered. ' +
-        '+12025553: Text message delivered. And 47 more updates in the log',
+        '+12025553: Text message delivered. +12025554: Text message delivered. ' +
+        '+12025555: Text message delivered. And 45 more updates in the log',
     );
   });
 

@@ -12,9 +12,9 @@ export const ANNOUNCE_GAP_MS = 1_500;
 export const FIX_INTERVAL_MS = 15_000;
 
 /** At most this many things in one announcement; the rest are counted (they are in the log). */
-export const MAX_PARTS = 3;
+export const MAX_PARTS = 5;
 
-/** A list of 50 numbers' texts being delivered is "…, and 47 more updates in the log". */
+/** A list of 50 numbers' texts being delivered is "…. And 45 more updates in the log". */
 function summarise(parts: string[]): string {
   if (parts.length <= MAX_PARTS + 1) return parts.join('. ');
   const more = parts.length - MAX_PARTS;
