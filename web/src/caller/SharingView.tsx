@@ -47,18 +47,18 @@ export function SharingView({
   );
   const { phase, lastFix, problem, connection, queued, unackedSince } = state;
   const sharing = phase === 'sharing' && lastFix !== null;
-  // Told when sharing begins, when the connection drops and when it is back (sharing again);
+  const problemText =
+    problem === null ? null : problem === 'timeout' ? t.positionTimeout : t.positionUnavailable;
+  // One polite sentence for the view: a lost position while it lasts (polite, not an alert:
+  // indoors it can come back at every 30 s watch timeout, and the caller is on the phone with
+  // the dispatcher), else when sharing begins, when the connection drops and when it is back;
   // never for a new position. The first moments (finding, connecting) are the title's, which
   // the caller lands on after the tap.
   useAnnouncement(
     'status',
-    connection === 'reconnecting' ? t.reconnecting : sharing ? t.sharingTitle : null,
+    problemText ??
+      (connection === 'reconnecting' ? t.reconnecting : sharing ? t.sharingTitle : null),
   );
-  const problemText =
-    problem === null ? null : problem === 'timeout' ? t.positionTimeout : t.positionUnavailable;
-  // Polite, not an alert: indoors it can come back at every 30 s watch timeout, and the caller
-  // is on the phone with the dispatcher.
-  useAnnouncement('status', problemText);
 
   return (
     <>
