@@ -1,7 +1,7 @@
 import { callerTexts } from '@locus/contract';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible } from '../support/browser';
+import { expectAccessible, focusRingOf, type FocusRing } from '../support/browser';
 import {
   DEMO_PASSWORD,
   newPage,
@@ -31,62 +31,17 @@ afterEach(() => endActiveSessions());
 
 const en = callerTexts.en.page;
 
-/** Where focus is, and whether a sighted keyboard user can see it (WCAG 2.4.7, 1.4.11). */
-interface FocusRing {
-  element: string;
-  ringWidth: number;
-  /** Contrast of the ring against what it is drawn on. */
-  contrast: number;
-}
-
-function focusRing(page: Page): Promise<FocusRing | null> {
-  return page.evaluate(() => {
-    const focused = document.activeElement as HTMLElement | null;
-    if (!focused || focused === document.body) return null;
-    // An invisible radio (a segmented control's) shows its focus on its label.
-    const hidden = focused instanceof HTMLInputElement && getComputedStyle(focused).opacity === '0';
-    const element = (hidden && focused.labels?.[0]) || focused;
-    const rgba = (value: string): number[] => {
-      const parts = value.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0];
-      return [parts[0]!, parts[1]!, parts[2]!, parts[3] ?? 1];
-    };
-    const luminance = ([r, g, b]: number[]) => {
-      const channel = (c: number) => {
-        const s = c / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      };
-      return 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
-    };
-    // The ring is drawn outside the element, on whatever its parents paint.
-    let background = [255, 255, 255, 1];
-    for (let node = element.parentElement; node; node = node.parentElement) {
-      const colour = rgba(getComputedStyle(node).backgroundColor);
-      if (colour[3]! > 0.5) {
-        background = colour;
-        break;
-      }
-    }
-    const style = getComputedStyle(element);
-    const ring = rgba(style.outlineColor);
-    const [light, dark] = [luminance(ring), luminance(background)].sort((a, b) => b - a);
-    const name =
-      element.getAttribute('aria-label') ??
-      (element.textContent?.trim() || element.getAttribute('placeholder') || element.tagName);
-    return {
-      element: name.slice(0, 60),
-      ringWidth: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth),
-      contrast: Math.round(((light! + 0.05) / (dark! + 0.05)) * 100) / 100,
-    };
-  });
+/** The focused element's ring, or null when focus is on nothing. */
+async function focusRing(page: Page): Promise<FocusRing | null> {
+  const focused = page.locator(':focus');
+  return (await focused.count()) === 0 ? null : focused.first().evaluate(focusRingOf);
 }
 
 /** Focus is somewhere, with a ring at least 2 px wide and 3:1 against its surroundings. */
 async function expectFocusVisible(page: Page, step: string): Promise<void> {
   const ring = await focusRing(page);
   expect(ring, `focus lost at ${step}`).not.toBeNull();
-  expect
-    .soft(ring!.ringWidth, `ring width at ${step} (${ring!.element})`)
-    .toBeGreaterThanOrEqual(2);
+  expect.soft(ring!.width, `ring width at ${step} (${ring!.element})`).toBeGreaterThanOrEqual(2);
   expect
     .soft(ring!.contrast, `ring contrast at ${step} (${ring!.element})`)
     .toBeGreaterThanOrEqual(3);

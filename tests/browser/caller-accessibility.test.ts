@@ -1,7 +1,7 @@
 import { callerTexts, smsLanguages, type SmsLanguage } from '@locus/contract';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible } from '../support/browser';
+import { expectAccessible, focusRingOf, type FocusRing } from '../support/browser';
 import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
@@ -97,44 +97,16 @@ function targets(page: Page): Promise<Target[]> {
  * The focus ring of every element a caller can tab to: shown (`:focus-visible` after a key
  * press), at least 2 px, and at least 3:1 against the background right behind it.
  */
-async function focusRings(page: Page) {
+async function focusRings(page: Page): Promise<FocusRing[]> {
   // After a key press the browser shows focus rings for focus moved from script, as for Tab.
   await page.keyboard.press('Tab');
-  return page.$$eval(tabbable, (elements) => {
-    const channel = (value: number) => {
-      const c = value / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    };
-    const rgb = (color: string) => {
-      const [r, g, b, a = 1] = (color.match(/[\d.]+/g) ?? []).map(Number);
-      return { r: r!, g: g!, b: b!, a };
-    };
-    const luminance = ({ r, g, b }: { r: number; g: number; b: number }) =>
-      0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-    const behind = (element: Element) => {
-      for (let node = element.parentElement; node; node = node.parentElement) {
-        const color = rgb(getComputedStyle(node).backgroundColor);
-        if (color.a === 1) return color;
-      }
-      return { r: 255, g: 255, b: 255, a: 1 };
-    };
-    return elements
-      .filter((element) => element.getBoundingClientRect().width > 0)
-      .map((element) => {
-        (element as HTMLElement).focus();
-        const style = getComputedStyle(element);
-        const ring = luminance(rgb(style.outlineColor));
-        const back = luminance(behind(element));
-        return {
-          name: (element.textContent ?? '').trim().slice(0, 40) || element.tagName,
-          visible: element.matches(':focus-visible'),
-          style: style.outlineStyle,
-          width: parseFloat(style.outlineWidth),
-          contrast:
-            Math.round(((Math.max(ring, back) + 0.05) / (Math.min(ring, back) + 0.05)) * 100) / 100,
-        };
-      });
-  });
+  const rings: FocusRing[] = [];
+  for (const element of await page.locator(tabbable).all()) {
+    if (((await element.boundingBox())?.width ?? 0) === 0) continue;
+    await element.focus();
+    rings.push(await element.evaluate(focusRingOf));
+  }
+  return rings;
 }
 
 /** Horizontal overflow at a width: the page's, and any control or button label cut off. */

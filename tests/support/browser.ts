@@ -75,3 +75,59 @@ export async function expectAccessibleOnceShown(
   await shown.waitFor();
   await expectAccessible(page, state);
 }
+
+/** A focused element's ring, as a sighted keyboard user sees it (WCAG 2.4.7, 1.4.11). */
+export interface FocusRing {
+  /** The element's text or tag, to name it in a failure. */
+  element: string;
+  /** Whether the browser shows focus here (`:focus-visible`). */
+  visible: boolean;
+  style: string;
+  width: number;
+  /** Contrast of the ring against what it is drawn on: the nearest painted parent. */
+  contrast: number;
+}
+
+/**
+ * Runs in the page, on a focused element (`locator.evaluate(focusRingOf)`). A radio hidden
+ * under its label (a segmented control's) shows its focus on the label, so that is measured.
+ * Self-contained: Playwright sends its source to the browser.
+ */
+export function focusRingOf(focused: Element): FocusRing {
+  const hidden = focused instanceof HTMLInputElement && getComputedStyle(focused).opacity === '0';
+  const element: Element = (hidden && focused.labels?.[0]) || focused;
+  const rgba = (value: string): number[] => {
+    const parts = value.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0];
+    return [parts[0]!, parts[1]!, parts[2]!, parts[3] ?? 1];
+  };
+  const luminance = ([r, g, b]: number[]) => {
+    const channel = (c: number) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
+  };
+  // The ring is drawn outside the element, on whatever its parents paint.
+  let background = [255, 255, 255, 1];
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const colour = rgba(getComputedStyle(node).backgroundColor);
+    if (colour[3]! > 0.5) {
+      background = colour;
+      break;
+    }
+  }
+  const style = getComputedStyle(element);
+  const [light, dark] = [luminance(rgba(style.outlineColor)), luminance(background)].sort(
+    (a, b) => b - a,
+  );
+  return {
+    element: (
+      element.getAttribute('aria-label') ??
+      (element.textContent?.trim() || element.getAttribute('placeholder') || element.tagName)
+    ).slice(0, 60),
+    visible: focused.matches(':focus-visible'),
+    style: style.outlineStyle,
+    width: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth),
+    contrast: Math.round(((light! + 0.05) / (dark! + 0.05)) * 100) / 100,
+  };
+}

@@ -78,8 +78,6 @@ export const consoleBackground =
 
 /** Text that warns (a stale fix, a blocked location, a low battery): AA in both themes. */
 export const warningText = 'light-dark(var(--mantine-color-signal-8), var(--mantine-color-red-3))';
-/** The console's quieter facts, for both themes (Mantine's dimmed, darkened to AA). */
-export const quietText = 'var(--mantine-color-dimmed)';
 /** A fix that came by text (violet) and one that came late (orange), as words: both themes. */
 export const textedText =
   'light-dark(var(--mantine-color-violet-9), var(--mantine-color-violet-3))';

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import type { CallerTexts, SmsLanguage } from '@locus/contract/caller';
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 import { Announcer } from './announcer';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { pageLanguageTags } from './page-language';
@@ -24,8 +24,9 @@ export function CallerFrame({
 }) {
   const lang = pageLanguageTags[language];
   // The document's language and title too: screen readers pick their voice from the language,
-  // browsers their fonts. Every language of the page is written left to right.
-  useEffect(() => {
+  // browsers their fonts. Every language of the page is written left to right. Set in the same
+  // commit as the texts (a layout effect), so the page is never in one language and tagged another.
+  useLayoutEffect(() => {
     const root = document.documentElement;
     root.lang = lang;
     root.dir = 'ltr';

@@ -1,7 +1,7 @@
 import type { CallerDevice } from '@locus/machines';
 import { Group, Paper, Text, Title } from '@mantine/core';
 import { useId } from 'react';
-import { quietText, warningText } from '../theme';
+import { warningText } from '../theme';
 import { deviceFacts, formatClock } from './format';
 
 /** The caller's phone's facts as one line of small text (a row of the Numbers panel). */
@@ -13,7 +13,7 @@ export function DeviceFactsLine({ device }: { device: CallerDevice }) {
           key={fact.text}
           span
           size="xs"
-          c={fact.warning ? warningText : quietText}
+          c={fact.warning ? warningText : 'dimmed'}
           fw={fact.warning ? 600 : undefined}
         >
           {index > 0 ? ' · ' : ''}
@@ -37,7 +37,7 @@ export function PhonePanel({ device }: { device: CallerDevice }) {
         <Title order={2} size="h5" id={headingId}>
           Caller&apos;s phone
         </Title>
-        <Text size="xs" c={quietText}>
+        <Text size="xs" c="dimmed">
           as of {formatClock(Date.parse(device.reportedAt))}
         </Text>
       </Group>
