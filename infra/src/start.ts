@@ -37,6 +37,14 @@ export async function start(): Promise<void> {
       PORT: String(port),
       WEB_DIST_DIR: webDist,
       NODE_ENV: process.env.NODE_ENV ?? 'development',
+      // The demo follows its links through the dev outbox; never with real providers or users.
+      DEV_OUTBOX:
+        process.env.DEV_OUTBOX ??
+        (process.env.NODE_ENV === 'production' ||
+        process.env.EMAIL_PROVIDER === 'smtp' ||
+        process.env.SMS_PROVIDER === 'twilio'
+          ? 'off'
+          : 'on'),
     };
     const api = startChild('api', ...nodeTs(join(repoRoot, 'services/api/src/main.ts')), env);
     const worker = startChild(

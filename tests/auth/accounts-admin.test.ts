@@ -240,13 +240,13 @@ describe('group registration', () => {
         teamId,
         users: [
           { firstName: 'Nia', lastName: 'Newcomer', email: newcomer },
-          // Already has an account: just added (already a member here, so nothing changes).
+          // Already has an account (and is a member here already): the answer does not say so.
           { firstName: 'Devon', lastName: 'Dispatcher', email: 'dispatcher2@demo-county.test' },
         ],
       },
     });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ created: 1, added: 1 });
+    expect(answer.body).toEqual({ invited: 2 });
 
     const [invitation] = await waitForEmails(stack.api, newcomer);
     expect(invitation!.subject).toContain('Demo County 911');

@@ -44,6 +44,8 @@ describe('signing in', () => {
       uscgApproval: null,
       registrationComplete: true,
       colorScheme: 'auto',
+      mfaEnabled: false,
+      mfaRequired: false,
     });
   });
 

@@ -49,6 +49,7 @@ export async function startApiProcess(options: {
         REDIS_KEY_PREFIX: options.redisPrefix,
         LOG_LEVEL: 'warn',
         DB_POOL_MAX: '4',
+        DEV_OUTBOX: 'on',
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },

@@ -32,6 +32,12 @@ export async function startApi(options: {
     LOG_LEVEL: 'warn',
     DB_POOL_MAX: '4',
     WEB_DIST_DIR: process.env.LOCUS_TEST_WEB_DIST ?? '/nonexistent',
+    // Tests follow links through the dev outbox; the config refuses it where it must stay off.
+    DEV_OUTBOX: devOutboxAllowed(options.env ?? {}) ? 'on' : 'off',
+    // Every test signs in from 127.0.0.1, often with wrong passwords on purpose; the address
+    // throttle has its own test (tests/auth/lockout-by-address.test.ts).
+    SIGN_IN_FAILURES_PER_ADDRESS: '1000',
+    SIGN_IN_FAILURES_PER_SUBNET: '1000',
     ...options.env,
   });
   const app = await buildApp(config);
@@ -43,4 +49,11 @@ export async function startApi(options: {
     wsUrl: `ws://127.0.0.1:${port}`,
     close: () => app.close(),
   };
+}
+
+/** The dev outbox is refused in production and next to a real e-mail or SMS provider. */
+function devOutboxAllowed(env: Record<string, string>): boolean {
+  return (
+    env.NODE_ENV !== 'production' && env.EMAIL_PROVIDER !== 'smtp' && env.SMS_PROVIDER !== 'twilio'
+  );
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -122,6 +122,11 @@ describe('the export of an ended session', () => {
       ]),
     );
     expect(readdirSync(join(exportDir, team.rows[0]!.id, sessionId))).toEqual([fileName]);
+    // Callers' movements: readable by the worker's own account only (issue 17).
+    const mode = (target: string) => statSync(target).mode & 0o777;
+    expect(mode(path)).toBe(0o600);
+    expect(mode(join(exportDir, team.rows[0]!.id, sessionId))).toBe(0o700);
+    expect(mode(join(exportDir, team.rows[0]!.id))).toBe(0o700);
   });
 
   it('exports nothing for a team whose export setting is off', async () => {

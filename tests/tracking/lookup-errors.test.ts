@@ -126,14 +126,22 @@ describe('the automatic lookup against a RapidSOS-style provider', () => {
     expect(fake.requests.length).toBe(asked);
   });
 
-  it('answers lookup-unavailable-no-team for a dispatcher on no team', async () => {
+  it('refuses a dispatcher taken off the team with no-active-team, and asks the provider nothing', async () => {
+    // Locating needs an active team (issue 17): a session opened before no longer helps.
+    const request = await startStream(stack.api, dispatcher, known);
     await sql`delete from team_members where user_id = (select id from users where email = ${dispatcherEmail})`.execute(
       stack.database.db,
     );
-    const { answer, stored } = await lookUp(known);
-    expect(answer.status).toBe(409);
-    expect(answer.body.error).toBe('lookup-unavailable-no-team');
-    expect(stored.request_error).toBe('lookup-unavailable-no-team');
+    const asked = fake.requests.length;
+    const answer = await call<{ error?: string }>(
+      stack.api,
+      'POST',
+      '/api/v1/location/request-location',
+      { token: dispatcher, body: { connectionRequestUuid: request.uuid } },
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe('no-active-team');
+    expect(fake.requests.length).toBe(asked);
   });
 });
 

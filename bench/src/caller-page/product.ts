@@ -81,6 +81,8 @@ export async function startProduct(logDir: string): Promise<Product> {
     PORT: String(port),
     WEB_DIST_DIR: servedDist,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
+    // The bench reads the caller links it texts from the dev outbox.
+    DEV_OUTBOX: 'on',
     // The servers' output shares this terminal with the results.
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };

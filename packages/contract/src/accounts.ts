@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ColorScheme, CurrentUser, DemoRequestBody, Team } from './auth';
+import { IntegerId, IntegerIdParam } from './database-ids';
 import { ErrorBody } from './errors';
 import { PhoneNumber } from './tracking';
 
@@ -24,7 +25,7 @@ export const psapContract = c.router(
       method: 'GET',
       path: '/api/v1/psap/:id',
       summary: 'One agency',
-      pathParams: z.object({ id: z.coerce.number().int().positive() }),
+      pathParams: z.object({ id: IntegerIdParam }),
       responses: { 200: Psap, ...errors },
     },
   },
@@ -47,7 +48,7 @@ export const SelfUserPatch = z
   .strict();
 export const AdminUserPatch = SelfUserPatch.extend({
   isAdmin: z.boolean(),
-  psapId: z.number().int().positive().nullable(),
+  psapId: IntegerId.nullable(),
   emailConfirmed: z.literal(true),
 })
   .partial()

@@ -1,13 +1,20 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { IntegerId } from './database-ids';
 import { ErrorBody } from './errors';
+import { MfaChallenge } from './mfa-challenge';
 
 const c = initContract();
 
 /** SPEC.md §9: passwords have at least 8 characters. */
 export const passwordMinLength = 8;
-/** Upper bound so that hashing cannot be used to burn CPU. */
-export const passwordMaxLength = 256;
+/** ASVS 2.1.2: new passwords may have up to 128 characters. */
+export const passwordMaxLength = 128;
+/**
+ * Sign-in still takes the old bound, so that a password chosen before the 128 limit still
+ * works; the bound keeps hashing from being used to burn CPU.
+ */
+export const signInPasswordMaxLength = 256;
 
 /** Session lifetimes: "Stay signed in" (the default) keeps a token for 30 days, otherwise 12 hours. */
 export const sessionLifetimes = {
@@ -23,7 +30,7 @@ const Name = z.string().trim().min(1, 'Required').max(100);
 const Password = z
   .string()
   .min(passwordMinLength, `Password must have ${passwordMinLength} characters or more`)
-  .max(passwordMaxLength);
+  .max(passwordMaxLength, `Password must have ${passwordMaxLength} characters or fewer`);
 /** A phone number as the user typed it; E.164 normalisation happens where it is dialled. */
 const PhoneNumber = z.string().trim().max(32);
 /** Confirmation and reset codes: 256 random bits, base64url. */
@@ -31,8 +38,10 @@ export const OneTimeCode = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This link is
 
 export const SignInBody = z.object({
   email: Email,
-  password: z.string().min(1, 'Required').max(passwordMaxLength),
+  password: z.string().min(1, 'Required').max(signInPasswordMaxLength),
   staySignedIn: z.boolean().default(true),
+  /** Asked for (401 `captcha-required`) after three failed sign-ins, when a captcha is configured. */
+  captchaToken: z.string().max(4096).optional(),
 });
 export type SignInBody = z.infer<typeof SignInBody>;
 
@@ -43,6 +52,10 @@ export const AuthToken = z.object({
   expiresAt: z.string().datetime(),
 });
 export type AuthToken = z.infer<typeof AuthToken>;
+
+/** Sign-in's answer: a session, or (the user has a second factor) a challenge for its code. */
+export const SignInAnswer = z.union([AuthToken, MfaChallenge]);
+export type SignInAnswer = z.infer<typeof SignInAnswer>;
 
 /** SPEC.md §3 "Sign-up payload". */
 export const RegisterBody = z.object({
@@ -59,7 +72,7 @@ export type RegisterBody = z.infer<typeof RegisterBody>;
 
 /** SPEC.md §3 "Profile completion payload" (a listed agency). */
 export const CompleteRegistrationBody = z.object({
-  psapPrimaryKey: z.number().int().positive(),
+  psapPrimaryKey: IntegerId,
   phoneNumber: PhoneNumber.optional(),
   companyName: z.string().trim().max(200).optional(),
 });
@@ -94,12 +107,19 @@ export const GroupRegisterBody = z.object({
     .max(200),
 });
 export type GroupRegisterBody = z.infer<typeof GroupRegisterBody>;
+/**
+ * The same whether or not an address already had an account, so the answer reveals nothing:
+ * every address gets an e-mail. A new address gets an account and a link to choose a password;
+ * an existing account gets an invitation its owner accepts (it is never added silently).
+ */
 export const GroupRegisterResult = z.object({
-  /** Accounts created now. */
-  created: z.number().int(),
-  /** Addresses that already had an account: added to the team, no new account. */
-  added: z.number().int(),
+  /** Distinct addresses e-mailed. */
+  invited: z.number().int(),
 });
+
+/** The code from a team invitation's link. */
+export const AcceptInvitationBody = z.object({ invitationCode: OneTimeCode });
+export const InvitationAccepted = z.object({ message: z.string(), teamName: z.string() });
 
 export const EmailBody = z.object({ email: Email });
 export const ConfirmEmailBody = z.object({ verificationCode: OneTimeCode });
@@ -171,6 +191,10 @@ export const CurrentUser = z.object({
   /** Whether registration is complete (agency chosen, unlisted agency named, or coast guard). */
   registrationComplete: z.boolean(),
   colorScheme: ColorScheme.default('auto'),
+  /** An authenticator app is enrolled. */
+  mfaEnabled: z.boolean().default(false),
+  /** A team of the user requires multi-factor authentication and none is enrolled yet. */
+  mfaRequired: z.boolean().default(false),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
@@ -193,11 +217,13 @@ export const authContract = c.router(
     signIn: {
       method: 'POST',
       path: '/api/v1/auth/sign-in',
-      summary: 'Sign in; returns a bearer token and its expiry',
+      summary: 'Sign in; returns a bearer token, or a challenge for the second factor',
       description:
-        'Any failure answers 401 `invalid-credentials`. Five failures for one address lock it for ten minutes (401 `account-locked`).',
+        'Any failure answers 401 `invalid-credentials`. Five failures for one address lock it for ten minutes (401 `account-locked`). ' +
+        'Past three failures from one client address (ten from its /24 or /64), each further attempt waits 1, 2, 4 … up to 30 seconds (429 `rate-limited` with Retry-After). ' +
+        'With a captcha configured, past three failures for the address or the client it must be solved (401 `captcha-required`).',
       body: SignInBody,
-      responses: { 200: AuthToken, ...errors },
+      responses: { 200: SignInAnswer, ...errors },
     },
     signOut: {
       method: 'POST',
@@ -219,8 +245,17 @@ export const authContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/group-register',
       summary: 'Team admins: create several accounts on a team at once',
+      description:
+        'New addresses get an account and a link to choose a password; addresses that already have an account get an invitation to accept. The answer is the same either way.',
       body: GroupRegisterBody,
       responses: { 200: GroupRegisterResult, ...errors },
+    },
+    acceptInvitation: {
+      method: 'POST',
+      path: '/api/v1/auth/accept-invitation',
+      summary: "Join a team with the code from an invitation's link (single-use, expiring)",
+      body: AcceptInvitationBody,
+      responses: { 200: InvitationAccepted, ...errors },
     },
     completeRegistration: {
       method: 'POST',

@@ -101,7 +101,9 @@ export const callListsContract = c.router(
         'Each list’s stored numbers plus the phone numbers of its attached users that are valid E.164 ' +
         '(labelled with the user’s name), deduplicated by number and sorted by number. A number ' +
         'stored with a label keeps that label. Every list must be readable by the caller, or the ' +
-        'whole request answers 404 `not-found`.',
+        'whole request answers 404 `not-found`. Only for those who may locate: 403 ' +
+        '`no-active-team` / `registration-incomplete` (and `verify-email`, `unauthorized-domain`) ' +
+        'as for start-stream.',
       pathParams: z.object({ listIds: uuidList(callListLimits.listsPerDeploy) }),
       responses: { 200: z.array(CallListEntry), ...errors },
     },
@@ -112,7 +114,8 @@ export const callListsContract = c.router(
       description:
         '`id` is the team. A list is deployable when get-team-numbers would answer at least one ' +
         'number for it: a stored number, or an attached user with a valid phone number. Members ' +
-        'of the team only; any other team answers 404 `not-found`.',
+        'of the team only; any other team answers 404 `not-found`. Only for those who may locate, ' +
+        'as get-team-numbers.',
       pathParams: ListId,
       responses: { 200: z.array(CallList), ...errors },
     },

@@ -18,11 +18,24 @@ export const errorCodes = [
   'account-locked',
   'invalid-code',
   'captcha-failed',
+  'captcha-required',
+  /** The second step of sign-in: a wrong, reused or expired authenticator or recovery code (401). */
+  'invalid-mfa-code',
+  /** The sign-in's second step came too late or too often: start again with the password (401). */
+  'mfa-challenge-expired',
+  /** A team of the user requires multi-factor authentication and the user has none yet (403). */
+  'mfa-required',
   // Tracking
   'lookup-timeout',
   'lookup-no-location',
   'sms-opted-out',
   'sms-failed',
+  /** Locating needs membership of an active team (403). */
+  'no-active-team',
+  /** Locating needs a completed registration (403). */
+  'registration-incomplete',
+  /** A premium-rate, toll-free, landline or other number that cannot receive texts (422). */
+  'untextable-number',
   // Generic HTTP
   'validation-failed',
   'unauthorized',

@@ -14,12 +14,16 @@ export interface JobDefinition<P extends z.ZodTypeAny> {
     backoff: { type: 'exponential' | 'fixed'; delay: number };
     removeOnComplete: { age: number; count: number };
     removeOnFail: { age: number };
+    stackTraceLimit: number;
   };
 }
 
 const keepHistory = {
   removeOnComplete: { age: 7 * 24 * 3600, count: 1000 },
   removeOnFail: { age: 30 * 24 * 3600 },
+  // The queue board shows failed jobs to platform admins: their reason, never a stack trace
+  // (which names files, versions and internals). The worker's log keeps the whole error.
+  stackTraceLimit: 0,
 };
 
 export const jobs = {
@@ -83,3 +87,15 @@ export const queueNames = [...new Set(Object.values(jobs).map((job) => job.queue
 
 /** BullMQ's key prefix for a deployment's Redis key prefix; API and worker must agree. */
 export const bullPrefix = (redisKeyPrefix: string): string => `${redisKeyPrefix}bull`;
+
+/**
+ * Every worker writes the time to this key every `workerHeartbeat.intervalMs` (it expires after
+ * `expireMs`), so that the API's health check can say whether any worker is alive.
+ */
+export const workerHeartbeat = {
+  key: (redisKeyPrefix: string): string => `${redisKeyPrefix}worker:heartbeat`,
+  intervalMs: 5_000,
+  expireMs: 60_000,
+  /** Older than this, health reports the workers as down. */
+  staleAfterMs: 20_000,
+} as const;

@@ -47,6 +47,12 @@ export const sessionEvents = {
      */
     delayMs: z.number().int().min(0).optional(),
     /**
+     * Present only on a fix from a phone whose clock runs ahead: the phone stamped it this many
+     * ms later than the server estimates it was taken (see
+     * `realtimeLimits.futureFixToleranceMs`). `dateTimeCaptured` is then the server's estimate.
+     */
+    clockSkewMs: z.number().int().min(0).optional(),
+    /**
      * `sms`: the caller texted this fix back (their page's prefilled "LOC …" text, a map link,
      * coordinates or a Plus Code) because the internet did not get it through. Absent on fixes
      * from the caller's page and from the emergency-data provider.

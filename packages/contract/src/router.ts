@@ -9,6 +9,9 @@ import {
   usersContract,
 } from './accounts';
 import { authContract } from './auth';
+import { authSessionsContract } from './auth-sessions';
+import { mfaContract } from './mfa';
+import { passkeysContract } from './passkeys';
 import { callListsContract } from './call-lists';
 import { trackingContract } from './tracking';
 import { ErrorBody } from './errors';
@@ -16,9 +19,33 @@ import { ErrorBody } from './errors';
 const c = initContract();
 
 const Check = z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.string().optional() });
+/** Whether any worker wrote its heartbeat recently (texts, e-mails and lookups need one). */
+const WorkerCheck = z.object({
+  ok: z.boolean(),
+  /** Since the newest heartbeat of any worker; null when none is on record. */
+  lastHeartbeatMsAgo: z.number().nullable(),
+});
+/** This instance's fixes and events accepted but not yet in Postgres (the Redis stream holds them meanwhile). */
+const PersistenceCheck = z.object({
+  ok: z.boolean(),
+  /** How long the oldest of them has waited. */
+  lagMs: z.number(),
+  pendingRows: z.number().int(),
+});
+
+/**
+ * `status` is `unavailable` (503) only when this instance cannot serve (Postgres or Redis), so a
+ * load balancer never takes every instance out for a worker outage; `worker` and `persistence`
+ * tell operators the rest.
+ */
 export const Health = z.object({
   status: z.enum(['ok', 'unavailable']),
-  checks: z.object({ postgres: Check, redis: Check }),
+  checks: z.object({
+    postgres: Check,
+    redis: Check,
+    worker: WorkerCheck,
+    persistence: PersistenceCheck,
+  }),
   version: z.string(),
 });
 export type Health = z.infer<typeof Health>;
@@ -27,7 +54,8 @@ export const healthContract = c.router({
   health: {
     method: 'GET',
     path: '/api/v1/health',
-    summary: 'Liveness and readiness: checks Postgres and Redis',
+    summary:
+      "Liveness and readiness: Postgres and Redis; also the workers' heartbeat and the fix-persistence lag",
     responses: { 200: Health, 503: Health },
   },
 });
@@ -36,6 +64,9 @@ export const contract = c.router(
   {
     health: healthContract,
     auth: authContract,
+    mfa: mfaContract,
+    passkeys: passkeysContract,
+    authSessions: authSessionsContract,
     psap: psapContract,
     users: usersContract,
     uscg: uscgContract,

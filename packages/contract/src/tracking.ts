@@ -72,6 +72,38 @@ export const TextedCaller = SessionCaller.extend({
 });
 export type TextedCaller = z.infer<typeof TextedCaller>;
 
+/**
+ * A valid number that cannot receive texts (premium-rate, toll-free, shared-cost, UAN, pager,
+ * voicemail, or a landline where the numbering plan tells them apart); it is not texted.
+ * `reason` is for the dispatcher: "a premium-rate number".
+ */
+export const UntextableNumber = z.object({ phoneNumber: z.string(), reason: z.string() });
+export type UntextableNumber = z.infer<typeof UntextableNumber>;
+
+/** What a many-number request answers: what became of each text, and what was not texted. */
+export const ManySentBody = z.object({
+  callers: z.array(TextedCaller),
+  /** What was typed that is not a phone number. */
+  invalid: z.array(z.string()),
+  untextable: z.array(UntextableNumber),
+});
+
+/**
+ * Every locating route (start, lookup, texts, call-list deployment) is for members of an active
+ * team who finished registering: 403 `no-active-team` / `registration-incomplete` otherwise.
+ */
+const whoMayLocate =
+  ' 403 `no-active-team` unless the user is a member of an active team, `registration-incomplete` ' +
+  'unless they finished registering.';
+
+/**
+ * Every route that texts: at most SMS_RATE_LIMIT_PER_USER texts per user and
+ * SMS_RATE_LIMIT_PER_TEAM per team in each SMS_RATE_LIMIT_WINDOW_SECONDS.
+ */
+const textLimits =
+  ' Texts are limited per user and per team: beyond either, 429 `rate-limited` with a ' +
+  '`Retry-After` header (seconds), and nothing is sent.';
+
 /** A session the signed-in dispatcher may resume after a reload (SPEC.md §9: the 60-second rule). */
 export const ActiveSession = z.object({
   uuid: z.string().uuid(),
@@ -125,7 +157,8 @@ export const trackingContract = c.router(
       summary: 'Step 3 of SPEC.md §4: open a tracking session for one number',
       description:
         'Answers the session (`uuid`), the dispatcher socket token and the caller id. 403 `verify-email` when the ' +
-        "user's address is not confirmed, 403 `unauthorized-domain` when its domain is not cleared.",
+        "user's address is not confirmed, 403 `unauthorized-domain` when its domain is not cleared." +
+        whoMayLocate,
       body: z.object({ phoneNumber: PhoneNumber }).strict(),
       responses: { 200: ConnectionRequest, ...errors },
     },
@@ -136,7 +169,8 @@ export const trackingContract = c.router(
       description:
         'On success the fix is published to the session (source RAPID_SOS) and the lookup id is returned. ' +
         'Failures (stored as the request error): 409 `lookup-unavailable-no-team` / `lookup-unavailable-not-active`, ' +
-        '502 `lookup-unavailable-invalid-keys` / `rapid-sos-unavailable`, 504 `lookup-timeout`, 422 `lookup-no-location`.',
+        '502 `lookup-unavailable-invalid-keys` / `rapid-sos-unavailable`, 504 `lookup-timeout`, 422 `lookup-no-location`.' +
+        whoMayLocate,
       body: RequestBody,
       responses: {
         200: z.object({ uuid: z.string().uuid() }),
@@ -153,12 +187,16 @@ export const trackingContract = c.router(
       summary: 'Step 8: text the caller a link to share their location, in `language`',
       description:
         "`token` identifies the text message (never the caller's link, which only the phone receives). " +
-        '409 `sms-opted-out` when the number texted STOP; 502 `sms-failed` when the provider refused it.',
+        '409 `sms-opted-out` when the number texted STOP; 502 `sms-failed` when the provider refused it; ' +
+        '422 `untextable-number` for a number that cannot receive texts (premium-rate, toll-free, a landline…).' +
+        whoMayLocate +
+        textLimits,
       body: RequestBody,
       responses: {
         200: z.object({ token: z.string().uuid() }),
         ...errors,
         409: ErrorBody,
+        422: ErrorBody,
         502: ErrorBody,
       },
     },
@@ -172,7 +210,10 @@ export const trackingContract = c.router(
         'reads the reply as a location (`deliveredBy: sms`). `callerId` defaults to the number the ' +
         'session was opened for. The session log shows `text-location-requested`. 404 for a caller ' +
         'not of the session; 409 `sms-opted-out` when the number texted STOP, `conflict` when the ' +
-        'session has ended; 502 `sms-failed` when the provider refused the text.',
+        'session has ended; 502 `sms-failed` when the provider refused the text; 422 ' +
+        '`untextable-number` for a number that cannot receive texts.' +
+        whoMayLocate +
+        textLimits,
       body: z
         .object({
           connectionRequestUuid: z.string().uuid(),
@@ -183,6 +224,7 @@ export const trackingContract = c.router(
         200: z.object({ token: z.string().uuid() }),
         ...errors,
         409: ErrorBody,
+        422: ErrorBody,
         502: ErrorBody,
       },
     },
@@ -193,7 +235,10 @@ export const trackingContract = c.router(
       description:
         `\`callList\` is a list of call-list ids of the session's team (another team's list is 404). ` +
         `Numbers on several lists are texted once. At most ${maxNumbersPerRequest} numbers in all ` +
-        `(400 \`validation-failed\` beyond, and nobody is texted).`,
+        `(400 \`validation-failed\` beyond, and nobody is texted). Numbers that cannot receive texts ` +
+        `come back in \`untextable\` and are not texted.` +
+        whoMayLocate +
+        textLimits,
       body: z
         .object({
           connectionRequestUuid: z.string().uuid(),
@@ -202,7 +247,7 @@ export const trackingContract = c.router(
         })
         .strict(),
       responses: {
-        200: z.object({ callers: z.array(TextedCaller), invalid: z.array(z.string()) }),
+        200: ManySentBody,
         ...errors,
         409: ErrorBody,
       },
@@ -214,7 +259,10 @@ export const trackingContract = c.router(
       description:
         `Numbers without a leading + get +1. Invalid numbers come back in \`invalid\` and are not texted; ` +
         `duplicates are merged; numbers already in the session are texted a new link. At most ` +
-        `${maxNumbersPerRequest} numbers per request (400 \`validation-failed\` beyond).`,
+        `${maxNumbersPerRequest} numbers per request (400 \`validation-failed\` beyond). Numbers that ` +
+        `cannot receive texts come back in \`untextable\` and are not texted.` +
+        whoMayLocate +
+        textLimits,
       body: z
         .object({
           connectionRequestUuid: z.string().uuid(),
@@ -223,7 +271,7 @@ export const trackingContract = c.router(
         })
         .strict(),
       responses: {
-        200: z.object({ callers: z.array(TextedCaller), invalid: z.array(z.string()) }),
+        200: ManySentBody,
         ...errors,
         409: ErrorBody,
       },

@@ -1,3 +1,4 @@
+export * from './authentication/index';
 export * from './dispatcher-socket/machine';
 export * from './dispatcher-socket/events';
 export * from './dispatcher-socket/selectors';

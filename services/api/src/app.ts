@@ -9,11 +9,16 @@ import type { ApiConfig } from './config';
 import { contentSecurityDirectives } from './http/csp';
 import { registerDocs } from './http/docs';
 import { installErrorHandler, installNotFoundHandler } from './http/errors';
+import { metricsAccess } from './http/metrics-access';
+import { noStoreForSignedInAnswers } from './http/no-store';
 import { registerQueueBoard } from './http/queue-board';
 import { registerWebApp } from './http/web-app';
 import { queueBoardAccess } from './modules/auth/cookie';
 import { installBearerAuth } from './modules/auth/guard';
 import { authRoutes } from './modules/auth/routes';
+import { authSessionRoutes } from './modules/auth-sessions/routes';
+import { mfaRoutes } from './modules/mfa/routes';
+import { passkeyRoutes } from './modules/passkeys/routes';
 import { callListRoutes } from './modules/call-lists/routes';
 import { demoRequestRoutes } from './modules/demo-requests/routes';
 import { devOutboxRoutes } from './modules/dev-outbox/routes';
@@ -113,16 +118,28 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
 
   // Before any route or scope, so that all of them inherit these.
   installErrorHandler(app);
-  installBearerAuth(app, db);
+  installBearerAuth(app, db, {
+    timeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS,
+    warningSeconds: config.SESSION_IDLE_WARNING_SECONDS,
+  });
+  noStoreForSignedInAnswers(app);
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: { directives: contentSecurityDirectives(config) },
   });
   await registerDocs(app, version);
-  healthRoutes(app, { db, redis, version });
-  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  healthRoutes(app, {
+    db,
+    redis,
+    redisKeyPrefix: config.REDIS_KEY_PREFIX,
+    version,
+    persistence: writer,
+  });
+  const mayReadMetrics = metricsAccess(config.METRICS_ALLOW_CIDRS);
+  app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
+    await mayReadMetrics(request);
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 
   const deps: AppDeps = {
     db,
@@ -135,6 +152,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     log: app.log,
   };
   await authRoutes(app, deps);
+  await mfaRoutes(app, deps);
+  await passkeyRoutes(app, deps);
+  authSessionRoutes(app, deps);
   psapRoutes(app, deps);
   userRoutes(app, deps);
   uscgRoutes(app, deps);

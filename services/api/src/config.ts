@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { networkList } from './http/networks';
 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalUrl = z
@@ -39,6 +40,9 @@ const TrustProxy = z
     return value;
   });
 
+/** Development's authenticator-secret key; production must set its own. */
+export const DEV_MFA_ENCRYPTION_KEY = 'dev-only-mfa-key-change-me';
+
 /** Every setting of the API process. Each one is in `.env.example` with its default. */
 export const ApiConfig = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -53,6 +57,11 @@ export const ApiConfig = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Which proxies may set X-Forwarded-For; rate limits are per client address. */
   TRUST_PROXY: TrustProxy.default('false'),
+  /** Who may scrape /metrics without a platform admin's token: addresses or CIDR ranges. */
+  METRICS_ALLOW_CIDRS: z
+    .string()
+    .default('127.0.0.0/8,::1/128')
+    .refine((text) => isNetworkList(text), 'must be comma-separated addresses or CIDR ranges'),
   /** The built web app served on the same origin; the API alone runs without it. */
   WEB_DIST_DIR: z.string().default(fileURLToPath(new URL('../../../web/dist', import.meta.url))),
   FIX_BATCH_MAX_ROWS: int(500),
@@ -76,9 +85,31 @@ export const ApiConfig = z.object({
   EMAIL_CONFIRMATION_TTL_SECONDS: int(7 * 24 * 3600),
   /** Lifetime of a password reset link. */
   PASSWORD_RESET_TTL_SECONDS: int(3600),
+  /**
+   * Encrypts authenticator-app secrets at rest (AES-256-GCM; the key is the SHA-256 of this
+   * text). The default is for development only: in production the API warns at boot.
+   */
+  MFA_ENCRYPTION_KEY: z.string().min(16).default(DEV_MFA_ENCRYPTION_KEY),
+  /** The WebAuthn relying party's id (a domain, no scheme or port); default: PUBLIC_URL's host. */
+  WEBAUTHN_RP_ID: z.string().min(1).optional(),
+  /** The origin passkeys are used from (scheme, host, port); default: PUBLIC_URL's origin. */
+  WEBAUTHN_ORIGIN: z.string().url().optional(),
+  /** The name the browser shows when a passkey is created. */
+  WEBAUTHN_RP_NAME: z.string().min(1).default('Locus'),
+  /** CJIS 5.5.5: a console session with no activity this long is signed out (teams may set their own). */
+  SESSION_IDLE_TIMEOUT_SECONDS: int(30 * 60),
+  /** How long before the idle sign-out the console warns (at most half the timeout). */
+  SESSION_IDLE_WARNING_SECONDS: int(60),
   /** Requests per client address and auth endpoint in each window. */
   AUTH_RATE_LIMIT_MAX: int(30),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: int(60),
+  /**
+   * Failed sign-ins from one client address (and from its /24 or /64) before each further
+   * attempt from there must wait 1, 2, 4 … seconds, at most SIGN_IN_MAX_DELAY_SECONDS.
+   */
+  SIGN_IN_FAILURES_PER_ADDRESS: int(3),
+  SIGN_IN_FAILURES_PER_SUBNET: int(10),
+  SIGN_IN_MAX_DELAY_SECONDS: int(30),
   CAPTCHA_PROVIDER: z.enum(['off', 'turnstile', 'hcaptcha']).default('off'),
   CAPTCHA_SITE_KEY: z.string().optional(),
   CAPTCHA_SECRET_KEY: z.string().optional(),
@@ -101,6 +132,12 @@ export const ApiConfig = z.object({
 
   // --- E-mail (the worker sends; the API writes the rows and the dev outbox reads them)
   EMAIL_PROVIDER: z.enum(['outbox', 'smtp']).default('outbox'),
+  /**
+   * `on` serves GET /api/v1/dev/outbox/* to anyone: every reset and caller link in clear. Only
+   * for a demo or tests (npm start and the test stacks set it); refused with a real provider
+   * or in production.
+   */
+  DEV_OUTBOX: z.enum(['on', 'off']).default('off'),
   DEMO_REQUEST_NOTIFY_EMAIL: z.string().email().default('sales@locus.test'),
 
   // --- The public site
@@ -141,6 +178,16 @@ export const ApiConfig = z.object({
   LOOKUP_WAIT_MS: int(8_000),
   /** How long a text-message request waits for the provider's answer before answering "queued". */
   SMS_WAIT_MS: int(10_000),
+  /**
+   * Texts one user may send per SMS_RATE_LIMIT_WINDOW_SECONDS (each number of a many-number
+   * request counts). Two full 50-number call-list deployments plus re-texts fit; a stolen
+   * account cannot spam callers in the name of emergency services.
+   */
+  SMS_RATE_LIMIT_PER_USER: int(120),
+  /** Texts one team may send per window, all its dispatchers together (a busy centre's peak). */
+  SMS_RATE_LIMIT_PER_TEAM: int(600),
+  /** The window of the two SMS limits; beyond either, 429 `rate-limited` with Retry-After. */
+  SMS_RATE_LIMIT_WINDOW_SECONDS: int(600),
   /** A caller link not opened within this many seconds expires. */
   CALLER_LINK_OPEN_WITHIN_SECONDS: int(2 * 3600),
 
@@ -154,6 +201,15 @@ export const ApiConfig = z.object({
     ),
 });
 export type ApiConfig = z.infer<typeof ApiConfig>;
+
+function isNetworkList(text: string): boolean {
+  try {
+    networkList(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isRegExp(pattern: string): boolean {
   try {
@@ -170,6 +226,12 @@ function crossChecks(config: ApiConfig): string[] {
   if (config.CAPTCHA_PROVIDER !== 'off') {
     if (!config.CAPTCHA_SITE_KEY) problems.push('  CAPTCHA_SITE_KEY: required with a captcha');
     if (!config.CAPTCHA_SECRET_KEY) problems.push('  CAPTCHA_SECRET_KEY: required with a captcha');
+  }
+  if (config.DEV_OUTBOX === 'on') {
+    // The outbox would publish real people's reset and caller links to anonymous visitors.
+    if (config.EMAIL_PROVIDER !== 'outbox' || config.SMS_PROVIDER !== 'outbox')
+      problems.push('  DEV_OUTBOX: must be off with a real e-mail or SMS provider');
+    if (config.NODE_ENV === 'production') problems.push('  DEV_OUTBOX: must be off in production');
   }
   if (config.SMS_PROVIDER === 'twilio') {
     // Without them STOP would never be recorded and texted links would point at localhost.
@@ -194,4 +256,18 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
 /** The address users reach Locus at, for links in e-mails; no trailing slash. */
 export function publicUrl(config: ApiConfig): string {
   return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+}
+
+/** The WebAuthn relying party: its id, name and the origin passkeys are used from. */
+export function webAuthnRelyingParty(config: ApiConfig): {
+  rpID: string;
+  rpName: string;
+  origin: string;
+} {
+  const url = new URL(config.WEBAUTHN_ORIGIN ?? publicUrl(config));
+  return {
+    rpID: config.WEBAUTHN_RP_ID ?? url.hostname,
+    rpName: config.WEBAUTHN_RP_NAME,
+    origin: url.origin,
+  };
 }

@@ -9,6 +9,7 @@ import { emailProviderFromConfig } from './providers/email';
 import { lookupProviderFromConfig } from './providers/location';
 import { smsProviderFromConfig } from './providers/sms';
 import { exportStorageFromConfig } from './providers/storage';
+import { startHeartbeat } from './heartbeat';
 import { createWorkerQueues } from './queues';
 import { missingProcessors, processors } from './registry';
 
@@ -94,9 +95,12 @@ export async function startWorkers(
       { name: jobs.emailSweep.name, data: {}, opts: jobs.emailSweep.options },
     );
 
+  const stopHeartbeat = startHeartbeat(deps.connection, config.REDIS_KEY_PREFIX, deps.log);
+
   return {
     /** Lets running jobs finish, then disconnects. */
     close: async () => {
+      stopHeartbeat();
       await Promise.all(workers.map((worker) => worker.close()));
       await queues.close();
       await email.close();

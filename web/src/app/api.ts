@@ -6,7 +6,13 @@ import { sessionStore } from './session';
 export { ApiError, setSessionRejectedHandler } from './api-error';
 
 /** 401s that answer the credentials someone typed, not the session they hold. */
-const credentialErrors: ReadonlySet<ErrorCode> = new Set(['invalid-credentials', 'account-locked']);
+const credentialErrors: ReadonlySet<ErrorCode> = new Set([
+  'invalid-credentials',
+  'account-locked',
+  'captcha-required',
+  'invalid-mfa-code',
+  'mfa-challenge-expired',
+]);
 
 /**
  * The typed client for the whole contract. Every request carries the bearer token when there is

@@ -1,4 +1,5 @@
-import type { AuthToken, CurrentUser, SignInBody, Team } from '@locus/contract';
+import type { AuthToken, CurrentUser, MfaSignInBody, SignInBody, Team } from '@locus/contract';
+import type { PasswordOutcome } from '@locus/machines/authentication';
 import { api, expect } from './api';
 import { currentUserQueryKey, logout } from './logout';
 import { queryClient } from './query-client';
@@ -28,8 +29,22 @@ export async function startSession(token: AuthToken): Promise<CurrentUser> {
   }
 }
 
-export async function signIn(body: SignInBody): Promise<CurrentUser> {
-  return startSession(expect(await api.auth.signIn({ body }), 200));
+/**
+ * The password step: a session straight away, or (the user has a second factor) the challenge
+ * that `signInWithCode` answers.
+ */
+export async function signIn(body: SignInBody): Promise<PasswordOutcome> {
+  const answer = expect(await api.auth.signIn({ body }), 200);
+  if ('mfaRequired' in answer) {
+    return { kind: 'second-factor', challenge: answer.challenge, methods: answer.methods };
+  }
+  await startSession(answer);
+  return { kind: 'signed-in' };
+}
+
+/** Sign-in's second step: the challenge and a code from the app, or a recovery code. */
+export async function signInWithCode(body: MfaSignInBody): Promise<CurrentUser> {
+  return startSession(expect(await api.mfa.signInWithCode({ body }), 200));
 }
 
 /** Sign-out: revokes the token on the server, then logs out whatever the server said. */

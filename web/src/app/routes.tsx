@@ -37,6 +37,10 @@ const ResetPasswordSuccessPage = lazyPage(
   forgotPasswordPages,
   (module) => module.ResetPasswordSuccessPage,
 );
+const AcceptInvitationPage = lazyPage(
+  () => import('../auth/pages/AcceptInvitationPage'),
+  (module) => module.AcceptInvitationPage,
+);
 const emailConfirmationPages = () => import('../auth/pages/EmailConfirmationPages');
 const EmailConfirmationPage = lazyPage(
   emailConfirmationPages,
@@ -151,6 +155,12 @@ export const appRoutes: AppRoute[] = [
     path: '/auth/forgot-password/success',
     meta: { name: 'auth-forgot-password-success', title: 'Password changed', access: 'public' },
     element: <ResetPasswordSuccessPage />,
+  },
+
+  {
+    path: '/auth/accept-invitation',
+    meta: { name: 'auth-accept-invitation', title: 'Join a team', access: 'always' },
+    element: <AcceptInvitationPage />,
   },
 
   {

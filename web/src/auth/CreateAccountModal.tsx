@@ -24,6 +24,8 @@ import { modalWidths } from '../public-site/modal-widths';
 import { usePublicConfig } from '../public-site/public-config';
 import { AgencySearch } from './AgencySearch';
 import { signUpFailed } from './messages';
+import { fieldIssue } from './password-strength';
+import { PasswordStrength } from './PasswordStrength';
 import { isCoastGuard, signUp, signUpSchema, type SignUpValues } from './sign-up';
 
 /** SPEC.md §9: the page reloads this long after a sign-up lands on the dashboard. */
@@ -56,7 +58,10 @@ function CreateAccountForm({ onDone }: { onDone: () => void }) {
   );
   const form = useForm<SignUpValues>({ resolver: zodResolver(schema), defaultValues: emptyForm });
   const [legal, setLegal] = useState<'terms' | 'privacy' | null>(null);
-  const [email, agency] = useWatch({ control: form.control, name: ['email', 'agency'] });
+  const [email, agency, password, firstName, lastName] = useWatch({
+    control: form.control,
+    name: ['email', 'agency', 'password', 'firstName', 'lastName'],
+  });
   const coastGuardEmail = isCoastGuard(email, coastGuard);
 
   const submit = useMutation({
@@ -116,9 +121,10 @@ function CreateAccountForm({ onDone }: { onDone: () => void }) {
             label={`Password (${passwordMinLength} characters or more)`}
             autoComplete="new-password"
             withAsterisk
-            error={errors.password?.message}
+            error={errors.password?.message ?? fieldIssue(submit.error, 'password')}
             {...form.register('password')}
           />
+          <PasswordStrength password={password} userInputs={[firstName, lastName, email]} />
           {coastGuardEmail ? (
             <Alert color="navy" variant="light" title="Coast Guard account">
               After you create your account you will name your unit, and a Coast Guard admin on

@@ -11,13 +11,16 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { errorCode } from '../app/api';
-import { signIn } from '../app/auth';
 import { accountLocked, signInFailed } from './messages';
+import { SecondFactorStep } from './second-factor/SecondFactorStep';
+import { useSignInFlow } from './second-factor/useSignInFlow';
+import { isSignInDefence } from './sign-in-defences';
+import { SignInDefences } from './SignInDefences';
 
 const SignInForm = SignInBody.extend({ staySignedIn: z.boolean() });
 type SignInValues = z.input<typeof SignInForm>;
@@ -39,10 +42,16 @@ export function SignInFormFields({
     resolver: zodResolver(SignInForm),
     defaultValues: { email: '', password: '', staySignedIn: true },
   });
-  const submit = useMutation({ mutationFn: signIn, onSuccess: onSignedIn });
+  // The authentication machine: the password, then a code when the user has a second factor.
+  const submit = useSignInFlow(onSignedIn);
   const { errors } = form.formState;
+  const setCaptchaToken = useCallback(
+    (token: string | undefined) => form.setValue('captchaToken', token),
+    [form],
+  );
   const locked = errorCode(submit.error) === 'account-locked';
 
+  if (submit.secondFactor) return <SecondFactorStep flow={submit.secondFactor} />;
   return (
     <form
       noValidate
@@ -73,7 +82,8 @@ export function SignInFormFields({
             Forgot password?
           </Anchor>
         </Group>
-        {submit.isError && (
+        <SignInDefences error={submit.error} onCaptchaToken={setCaptchaToken} />
+        {submit.isError && !isSignInDefence(submit.error) && (
           <Alert color="red" role="alert">
             <Text size="sm" fw={600}>
               {signInFailed}

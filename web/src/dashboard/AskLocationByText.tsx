@@ -1,8 +1,24 @@
+import type { ErrorCode } from '@locus/contract';
 import { ActionIcon, Button, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMessageShare } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, api, expect } from '../app/api';
+
+/** Refusals the API explains in words the dispatcher can act on (the number, the limits, the team). */
+const explainedRefusals: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'untextable-number',
+  'rate-limited',
+  'no-active-team',
+]);
+
+function askFailedMessage(error: unknown, phoneNumber: string): string {
+  if (!(error instanceof ApiError)) return 'Could not send the text. Try again.';
+  if (error.code === 'sms-opted-out')
+    return `${phoneNumber} has opted out of text messages (they replied STOP).`;
+  if (error.code && explainedRefusals.has(error.code)) return error.message;
+  return 'Could not send the text. Try again.';
+}
 
 /**
  * "Ask for location by text": when the caller's page cannot get positions through (mobile data
@@ -26,13 +42,7 @@ function useAskLocationByText(connectionRequestUuid: string, phoneNumber: string
         autoClose: 3000,
       }),
     onError: (error) =>
-      notifications.show({
-        color: 'red',
-        message:
-          error instanceof ApiError && error.code === 'sms-opted-out'
-            ? `${phoneNumber} has opted out of text messages (they replied STOP).`
-            : 'Could not send the text. Try again.',
-      }),
+      notifications.show({ color: 'red', message: askFailedMessage(error, phoneNumber) }),
   });
 }
 

@@ -32,6 +32,7 @@ import { LATEST_FIX_ID, LatestFixPanel } from './LatestFixPanel';
 import { PhonePanel } from './PhoneStatus';
 import { LiveAnnouncer, useDashboardAnnouncer } from './LiveAnnouncer';
 import { LogPanel } from './LogPanel';
+import { LocatingUnavailable, locatingBlock } from './LocatingUnavailable';
 import { ClearedDomainModal } from './modals/ClearedDomainModal';
 import { EmailVerificationModal } from './modals/EmailVerificationModal';
 import { EndTrackingModal } from './modals/EndTrackingModal';
@@ -41,6 +42,7 @@ import { TrackingNumbersModal } from './modals/TrackingNumbersModal';
 import { WaitingForLocationModal } from './modals/WaitingForLocationModal';
 import { TrackingMap, type ShowCallerRequest } from './TrackingMap';
 import { useTracking } from './useTracking';
+import { useKeepSessionAlive } from '../app/idle/useKeepSessionAlive';
 
 /**
  * While the dispatcher waits for a first location, what the caller's page reported that explains
@@ -236,6 +238,8 @@ export function DashboardPage() {
   const { actor, socketStatus, socket } = useTracking({ onSmsReceived: banner.show });
 
   const tracking = useSelector(actor, selectIsTracking);
+  // A dispatcher following a live caller is working even without touching anything.
+  useKeepSessionAlive(tracking);
   const busy = useSelector(actor, selectIsBusy);
   const heading = useSelector(actor, selectHeading);
   const log = useSelector(actor, selectLog);
@@ -255,6 +259,15 @@ export function DashboardPage() {
     actor,
     (snapshot) => snapshot.context.requestError?.code === 'sms-opted-out',
   );
+  const requestError = useSelector(actor, (snapshot) => snapshot.context.requestError);
+  // An account on no active team (or not registered) is told so instead of being offered Locate.
+  const blocked = locatingBlock(user, teams, requestError?.code);
+  // Refusals that sending again will not change: the number, or the SMS limits (the API's words).
+  const smsRefusal =
+    requestError?.code === 'untextable-number' || requestError?.code === 'rate-limited'
+      ? requestError.message
+      : null;
+  const locatingTeamId = teams.find((team) => team.isActive)?.id ?? null;
   const callers = useSelector(actor, (snapshot) => snapshot.context.callers);
   const connectionRequestUuid = useSelector(
     actor,
@@ -345,7 +358,7 @@ export function DashboardPage() {
             onAddNumbers={streamStarted ? () => setMultiModal('add') : undefined}
             adding={adding}
           />
-        ) : (
+        ) : blocked ? null : (
           <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
             <LocateForm
               value={numberInput}
@@ -371,6 +384,7 @@ export function DashboardPage() {
           showCaller={shownCaller}
         />
         {banner.visible && <SmsReceivedBanner />}
+        {blocked && !tracking && <LocatingUnavailable reason={blocked} />}
       </Box>
       <LiveAnnouncer text={announcer.text} />
 
@@ -398,6 +412,7 @@ export function DashboardPage() {
         sending={sendingSms}
         smsFailed={smsFailed}
         optedOut={smsFailed && optedOut}
+        refusal={smsFailed ? smsRefusal : null}
         onSend={(chosen) => actor.send({ type: 'SEND_SMS', language: chosen })}
         onDecline={() => actor.send({ type: 'DECLINE_SMS' })}
       />
@@ -420,7 +435,7 @@ export function DashboardPage() {
       />
       <TrackingListsModal
         opened={multiModal === 'lists'}
-        teamId={teams[0]?.id ?? null}
+        teamId={locatingTeamId}
         onSend={(callListIds, chosen) => {
           actor.send({ type: 'LOCATE_MANY', target: { callListIds }, language: chosen });
           setMultiModal(null);

@@ -1,4 +1,11 @@
-import type { ManyTarget, RequestError, SmsLanguage, TrackingEvent } from '@locus/machines';
+import type { UntextableNumber } from '@locus/contract';
+import type {
+  ManySent,
+  ManyTarget,
+  RequestError,
+  SmsLanguage,
+  TrackingEvent,
+} from '@locus/machines';
 import { selectStatusText as selectSocketStatusText, trackingMachine } from '@locus/machines';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -88,6 +95,30 @@ function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEven
   }
 }
 
+/**
+ * The machine logs every number it was not texted ("Invalid number not texted: …"); a number
+ * that cannot receive texts goes there with its reason, so the log says why.
+ */
+function withUntextableExplained({
+  callers,
+  invalid,
+  untextable,
+}: {
+  callers: ManySent['callers'];
+  invalid: string[];
+  untextable: UntextableNumber[];
+}): ManySent {
+  return {
+    callers,
+    invalid: [
+      ...invalid,
+      ...untextable.map(
+        ({ phoneNumber, reason }) => `${phoneNumber} (${reason}: it cannot receive texts)`,
+      ),
+    ],
+  };
+}
+
 const activeSessionQueryKey = ['tracking', 'active-session'] as const;
 
 /** How long socket frames are gathered before the machine (and so React) sees them. */
@@ -165,19 +196,21 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
       target: ManyTarget;
       language: SmsLanguage;
     }) =>
-      'phoneNumbers' in target
-        ? expect(
-            await api.tracking.requestAdditionalLocations({
-              body: { connectionRequestUuid, newNumbers: target.phoneNumbers, language },
-            }),
-            200,
-          )
-        : expect(
-            await api.tracking.requestMultipleLocations({
-              body: { connectionRequestUuid, callList: target.callListIds, language },
-            }),
-            200,
-          ),
+      withUntextableExplained(
+        'phoneNumbers' in target
+          ? expect(
+              await api.tracking.requestAdditionalLocations({
+                body: { connectionRequestUuid, newNumbers: target.phoneNumbers, language },
+              }),
+              200,
+            )
+          : expect(
+              await api.tracking.requestMultipleLocations({
+                body: { connectionRequestUuid, callList: target.callListIds, language },
+              }),
+              200,
+            ),
+      ),
   });
 
   const startStreamAsync = startStream.mutateAsync;

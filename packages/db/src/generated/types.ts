@@ -37,10 +37,14 @@ export interface AuditLog {
 export interface AuthSessions {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
+  id: Generated<string>;
+  ip_address: string | null;
+  last_active_at: Generated<Timestamp>;
   last_used_at: Generated<Timestamp>;
   revoked_at: Timestamp | null;
   stay_signed_in: boolean;
   token_hash: Buffer;
+  user_agent: string | null;
   user_id: string;
 }
 
@@ -111,6 +115,7 @@ export interface LocationFixes {
   altitude: number | null;
   caller_id: string;
   captured_at: Timestamp;
+  clock_skew_ms: number | null;
   delay_ms: number | null;
   delivered_by: string | null;
   heading: number | null;
@@ -138,6 +143,14 @@ export interface LocationLookups {
   session_id: string;
   status: Generated<string>;
   uncertainty_radius_m: number | null;
+}
+
+export interface MfaRecoveryCodes {
+  code_hash: Buffer;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  used_at: Timestamp | null;
+  user_id: string;
 }
 
 export interface OneTimeCodes {
@@ -211,6 +224,18 @@ export interface SmsOptOuts {
   phone_number: string;
 }
 
+export interface TeamInvitations {
+  accepted_at: Timestamp | null;
+  code_hash: Buffer;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  invited_by: string | null;
+  role: string;
+  team_id: string;
+  user_id: string;
+}
+
 export interface TeamMembers {
   created_at: Generated<Timestamp>;
   role: string;
@@ -223,11 +248,13 @@ export interface Teams {
   custom_content: Generated<Json>;
   export_on_end: Generated<boolean>;
   id: Generated<string>;
+  idle_timeout_minutes: number | null;
   is_active: Generated<boolean>;
   is_coast_guard: Generated<boolean>;
   is_platform_owner: Generated<boolean>;
   lookup_active: Generated<boolean>;
   permission_levels: Generated<string[]>;
+  require_mfa: Generated<boolean>;
   team_name: string;
 }
 
@@ -264,6 +291,26 @@ export interface Users {
   uscg_unit_name: string | null;
 }
 
+export interface UserTotp {
+  confirmed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  last_time_step: number | null;
+  secret_ciphertext: string;
+  user_id: string;
+}
+
+export interface WebauthnCredentials {
+  counter: Generated<Int8>;
+  created_at: Generated<Timestamp>;
+  credential_id: string;
+  id: Generated<string>;
+  last_used_at: Timestamp | null;
+  name: string;
+  public_key: Buffer;
+  transports: Generated<string[]>;
+  user_id: string;
+}
+
 export interface DB {
   audit_log: AuditLog;
   auth_sessions: AuthSessions;
@@ -276,6 +323,7 @@ export interface DB {
   emails: Emails;
   location_fixes: LocationFixes;
   location_lookups: LocationLookups;
+  mfa_recovery_codes: MfaRecoveryCodes;
   one_time_codes: OneTimeCodes;
   psaps: Psaps;
   session_callers: SessionCallers;
@@ -283,8 +331,11 @@ export interface DB {
   session_exports: SessionExports;
   sms_messages: SmsMessages;
   sms_opt_outs: SmsOptOuts;
+  team_invitations: TeamInvitations;
   team_members: TeamMembers;
   teams: Teams;
   tracking_sessions: TrackingSessions;
+  user_totp: UserTotp;
   users: Users;
+  webauthn_credentials: WebauthnCredentials;
 }

@@ -6,6 +6,11 @@ import * as callLists from './2026-11-23T13-00_call-lists';
 import * as fixDelay from './2026-11-24T16-00_fix-delay';
 import * as textLocations from './2026-11-24T20-00_text-locations';
 import * as userColorScheme from './2026-11-24T22-30_user-color-scheme';
+import * as mfaAndSessions from './2026-11-25T02-30_mfa-and-sessions';
+import * as realtimeRevocation from './2026-11-25T02-00_realtime-revocation';
+import * as teamEnrolledRegistration from './2026-11-25T02-10_team-enrolled-registration';
+import * as teamInvitations from './2026-11-25T02-20_team-invitations';
+import * as passkeys from './2026-11-25T03-00_passkeys';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -19,4 +24,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T16-00_fix-delay': fixDelay,
   '2026-11-24T20-00_text-locations': textLocations,
   '2026-11-24T22-30_user-color-scheme': userColorScheme,
+  '2026-11-25T02-30_mfa-and-sessions': mfaAndSessions,
+  '2026-11-25T02-00_realtime-revocation': realtimeRevocation,
+  '2026-11-25T02-10_team-enrolled-registration': teamEnrolledRegistration,
+  '2026-11-25T02-20_team-invitations': teamInvitations,
+  '2026-11-25T03-00_passkeys': passkeys,
 };

@@ -7,7 +7,8 @@ import {
 } from '@ts-rest/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeAny } from 'zod';
-import { validationError } from './errors';
+import { ApiError, validationError } from './errors';
+import { findControlCharacter } from './input-hygiene';
 
 export type RouteHandler<R extends AppRoute> = (
   input: ServerInferRequest<R>,
@@ -27,6 +28,12 @@ function isZod(schema: unknown): schema is ZodTypeAny {
 }
 
 function parse(schema: unknown, value: unknown, where: string): unknown {
+  const path = findControlCharacter(value);
+  if (path !== undefined) {
+    throw new ApiError(400, 'validation-failed', `The ${where} is not valid.`, [
+      { path, message: 'Must not contain control characters' },
+    ]);
+  }
   if (!isZod(schema)) return value;
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(where, result.error);

@@ -1,6 +1,10 @@
 import type { ErrorBody, ErrorCode } from '@locus/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
+import { classifyDatabaseError } from './database-errors';
+
+/** How long a client should wait before retrying while Postgres or Redis is unreachable. */
+export const unavailableRetryAfterSeconds = 5;
 
 /** Thrown by services; the error handler turns it into `{ error, message }` with `status`. */
 export class ApiError extends Error {
@@ -42,6 +46,20 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Malformed JSON, a body over the limit, a wrong content type: the client's to fix.
       return reply.status(status).send({ error: 'validation-failed', message: error.message });
+    }
+    const database = classifyDatabaseError(error);
+    if (database === 'invalid-value') {
+      request.log.warn({ err: error }, 'a value passed validation but the database refused it');
+      return reply
+        .status(400)
+        .send({ error: 'validation-failed', message: 'A value in the request is out of range.' });
+    }
+    if (database === 'unavailable') {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(unavailableRetryAfterSeconds)).send({
+        error: 'service-unavailable',
+        message: 'Locus cannot reach its database. Try again in a few seconds.',
+      });
     }
     request.log.error({ err: error }, 'request failed');
     return reply

@@ -2,7 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 
 // A run of digits that stands alone: never part of a word, an id or a UUID (which it would mangle).
 const PHONE = /(?<![\w-])(?:\+|%2[Bb])?\d[\d\s().-]{6,}\d(?![\w-])/g;
-const SECRET_QUERY = /([?&](?:token|reset-code|verification-code)=)[^&#]*/gi;
+const SECRET_QUERY = /([?&](?:token|reset-code|verification-code|invitation-code)=)[^&#]*/gi;
 
 /** Strips tokens and phone numbers from a URL before it reaches a log line. */
 export function redactUrl(url: string): string {

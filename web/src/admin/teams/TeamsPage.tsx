@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { useSession } from '../../app/session';
 import { CallListsPanel } from './CallListsPanel';
 import { manageableTeams } from './manageable-teams';
+import { TeamSecurityPanel } from './TeamSecurityPanel';
 
 /** What the rest of a team's settings will be; built by a later issue. */
 function TeamSettingsComingSoon() {
@@ -91,6 +92,7 @@ export function TeamEditPage() {
           {team ? `Team: ${team.teamName}` : 'Team not found'}
         </Title>
         {team ? <CallListsPanel team={team} /> : <Text>This is not a team you administer.</Text>}
+        {team && <TeamSecurityPanel team={team} />}
         <TeamSettingsComingSoon />
       </Stack>
     </Container>

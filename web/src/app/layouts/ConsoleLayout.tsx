@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { IdleGuard } from '../idle/IdleGuard';
 import type { LayoutName } from '../route-meta';
+import { useSession } from '../session';
 import { AdminLayout } from './AdminLayout';
 import { MapLayout } from './MapLayout';
 import { OverwatchLayout } from './OverwatchLayout';
@@ -14,9 +16,12 @@ const layouts: Record<ConsoleLayoutName, (props: { children: ReactNode }) => Rea
   training: TrainingLayout,
 };
 
+const MfaRequiredPage = lazy(() => import('../../auth/mfa/MfaRequiredPage'));
+
 /**
  * The signed-in console's layouts (header, user menu and its modals, admin sidebar), one chunk
- * that the shell loads on first use: the public site never downloads it.
+ * that the shell loads on first use: the public site never downloads it. Every layout has the
+ * idle timeout; a user whose team requires two-step sign-in sets it up before anything else.
  */
 export function ConsoleLayout({
   name,
@@ -25,6 +30,18 @@ export function ConsoleLayout({
   name: ConsoleLayoutName;
   children: ReactNode;
 }) {
+  const { user } = useSession();
   const Layout = layouts[name];
-  return <Layout>{children}</Layout>;
+  return (
+    <>
+      <IdleGuard />
+      {user?.mfaRequired ? (
+        <Suspense fallback={null}>
+          <MfaRequiredPage />
+        </Suspense>
+      ) : (
+        <Layout>{children}</Layout>
+      )}
+    </>
+  );
 }

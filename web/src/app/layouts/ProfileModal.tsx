@@ -3,12 +3,15 @@ import type { CurrentUser } from '@locus/contract';
 import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { modalWidths } from '../../public-site/modal-widths';
 import { api, expect } from '../api';
 import { sessionStore, useSession } from '../session';
+
+// Two-step sign-in and the active sessions: their own chunk, fetched when the profile opens.
+const ProfileSecurity = lazy(() => import('../../auth/mfa/ProfileSecurity'));
 
 const ProfileForm = z.object({
   firstName: z.string().trim().min(1, 'Required').max(100),
@@ -123,6 +126,11 @@ export function ProfileModal({
           </Group>
         </Stack>
       </form>
+      {opened && (
+        <Suspense fallback={null}>
+          <ProfileSecurity />
+        </Suspense>
+      )}
     </Modal>
   );
 }

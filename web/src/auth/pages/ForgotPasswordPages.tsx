@@ -3,12 +3,14 @@ import { OneTimeCode, UpdatePasswordBody, passwordMinLength } from '@locus/contr
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconLinkOff, IconMailForward } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { api, errorCode, expect } from '../../app/api';
 import { requestFailed } from '../messages';
 import { EmailForm } from './EmailForm';
+import { fieldIssue } from '../password-strength';
+import { PasswordStrength } from '../PasswordStrength';
 import { PageHeading } from './PageHeading';
 
 function emailFromState(state: unknown): string | null {
@@ -107,6 +109,7 @@ export function ResetPasswordPage() {
     },
     onSuccess: () => void navigate('/auth/forgot-password/success', { replace: true }),
   });
+  const password = useWatch({ control: form.control, name: 'password' });
 
   if (!code.success || errorCode(submit.error) === 'invalid-code') return <InvalidResetLink />;
   const { errors } = form.formState;
@@ -127,9 +130,10 @@ export function ResetPasswordPage() {
             autoComplete="new-password"
             withAsterisk
             autoFocus
-            error={errors.password?.message}
+            error={errors.password?.message ?? fieldIssue(submit.error, 'password')}
             {...form.register('password')}
           />
+          <PasswordStrength password={password} />
           <PasswordInput
             label="Confirm new password"
             autoComplete="new-password"

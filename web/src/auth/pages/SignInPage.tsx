@@ -1,5 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { useNavigate } from 'react-router';
+import { SignedOutNotice } from '../../app/idle/SignedOutNotice';
 import { useAuthModals } from '../AuthModals';
 import { SignInFormFields } from '../SignInForm';
 import { PageHeading } from './PageHeading';
@@ -11,6 +12,7 @@ export function SignInPage() {
   return (
     <>
       <PageHeading title="Sign In">Welcome back. Sign in to locate callers.</PageHeading>
+      <SignedOutNotice />
       <SignInFormFields onSignedIn={() => void navigate('/dashboard')} />
       <Text size="sm" ta="center" mt="lg">
         New to Locus?{' '}

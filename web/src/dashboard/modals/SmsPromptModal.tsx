@@ -22,6 +22,7 @@ export function SmsPromptModal({
   sending,
   smsFailed,
   optedOut,
+  refusal = null,
   onSend,
   onDecline,
 }: {
@@ -32,6 +33,11 @@ export function SmsPromptModal({
   smsFailed: boolean;
   /** The number replied STOP: the provider refuses to text it. */
   optedOut: boolean;
+  /**
+   * Why the server refused the previous text when sending again would not help by itself (a
+   * number that cannot receive texts, or the SMS limits), in its own words.
+   */
+  refusal?: string | null;
   onSend: (language: SmsLanguage) => void;
   onDecline: () => void;
 }) {
@@ -45,9 +51,11 @@ export function SmsPromptModal({
   const offer = 'Locus can text the caller a link that asks them to share their location with you.';
   const explanation = optedOut
     ? `${number} has opted out of text messages from Locus (it replied STOP), so no text can be sent.`
-    : smsFailed
-      ? `The text message to ${number} could not be sent. ${offer}`
-      : `The automatic lookup could not find ${number}. ${offer}`;
+    : refusal
+      ? `The text message to ${number} was not sent. ${refusal}`
+      : smsFailed
+        ? `The text message to ${number} could not be sent. ${offer}`
+        : `The automatic lookup could not find ${number}. ${offer}`;
 
   return (
     <Modal

@@ -1,8 +1,22 @@
+import type { SessionPolicy } from '@locus/contract';
 import type { Database } from '@locus/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors';
+import { recordAudit } from '../audit/repo';
+import {
+  idleDefaults,
+  idlePolicy,
+  serverIdleLimitSeconds,
+  type IdleDefaults,
+} from '../auth-sessions/policy';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
-import { findAuthSession, findPrincipal, touchAuthSession } from './repo';
+import {
+  findAuthSession,
+  findPrincipal,
+  recordSessionActivity,
+  revokeAuthSession,
+  touchAuthSession,
+} from './repo';
 
 /** Who is signed in, and what that lets them do. */
 export interface Principal {
@@ -19,12 +33,30 @@ export interface Principal {
   /** Coast-guard teams on which the user has the admin role. */
   coastGuardAdminTeamIds: string[];
   tokenHash: Buffer;
+  /** The auth session's public id (the profile's list of sessions). */
+  sessionId: string;
+  /** An authenticator app is enrolled, or a passkey registered. */
+  mfaEnabled: boolean;
+  /** A team of the user requires multi-factor authentication. */
+  mfaRequiredByTeam: boolean;
+  /** The idle timeout that applies to this user. */
+  sessionPolicy: SessionPolicy;
 }
 
 export type TokenCheck = { principal: Principal } | { error: 'unauthorized' | 'session-expired' };
 
+export interface TokenCheckOptions {
+  idle?: IdleDefaults;
+  /** The request is the user acting (not a read a page may repeat on its own): not idle. */
+  activity?: boolean;
+}
+
 /** Resolves a session token (bearer or queue-board cookie) to its user. */
-export async function checkToken(db: Database, token: string): Promise<TokenCheck> {
+export async function checkToken(
+  db: Database,
+  token: string,
+  options: TokenCheckOptions = {},
+): Promise<TokenCheck> {
   if (!looksLikeToken(token)) return { error: 'unauthorized' };
   const hash = hashToken(token);
   const session = await findAuthSession(db, hash);
@@ -32,9 +64,29 @@ export async function checkToken(db: Database, token: string): Promise<TokenChec
   if (session.expired) return { error: 'session-expired' };
   const found = await findPrincipal(db, session.user_id);
   if (!found) return { error: 'unauthorized' };
-  // Recorded at most every few minutes: a session is not a write per request.
-  if (session.stale_use) await touchAuthSession(db, hash);
   const { user, teams } = found;
+  const sessionPolicy = idlePolicy(
+    options.idle ?? idleDefaults,
+    teams.map((team) => team.idle_timeout_minutes),
+  );
+  // CJIS 5.5.5: the console signs out an idle user; this is the backstop for any other client.
+  if (session.idle_seconds > serverIdleLimitSeconds(sessionPolicy)) {
+    await revokeAuthSession(db, hash);
+    await recordAudit(db, {
+      actorUserId: null,
+      action: 'session.revoked',
+      subject: session.user_id,
+      detail: {
+        reason: 'idle',
+        sessionId: session.id,
+        idleSeconds: Math.round(session.idle_seconds),
+      },
+    });
+    return { error: 'session-expired' };
+  }
+  if (options.activity) await recordSessionActivity(db, hash);
+  // Recorded at most every few minutes: a session is not a write per request.
+  else if (session.stale_use) await touchAuthSession(db, hash);
   const admin = teams.filter((team) => team.role === 'admin');
   return {
     principal: {
@@ -47,6 +99,10 @@ export async function checkToken(db: Database, token: string): Promise<TokenChec
       adminTeamIds: admin.map((team) => team.id),
       coastGuardAdminTeamIds: admin.filter((team) => team.is_coast_guard).map((team) => team.id),
       tokenHash: hash,
+      sessionId: session.id,
+      mfaEnabled: Boolean(user.has_mfa),
+      mfaRequiredByTeam: teams.some((team) => team.require_mfa),
+      sessionPolicy,
     },
   };
 }
@@ -56,6 +112,9 @@ const messages = {
   'session-expired': 'Your session has expired. Sign in again.',
 } as const;
 
+/** Reads never count as the user's activity: a page polling on its own must not stay signed in. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** The request's bearer token, resolved at most once and only when a route asks who is calling. */
 export class RequestAuth {
   private resolved: Promise<Principal> | undefined;
@@ -63,6 +122,7 @@ export class RequestAuth {
   constructor(
     private readonly db: Database,
     private readonly header: string | undefined,
+    private readonly options: TokenCheckOptions = {},
   ) {}
 
   /** The signed-in user, or a 401 `unauthorized` / `session-expired`. */
@@ -74,7 +134,7 @@ export class RequestAuth {
   private async resolve(): Promise<Principal> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(this.header ?? '');
     if (!match?.[1]) throw new ApiError(401, 'unauthorized', messages.unauthorized);
-    const check = await checkToken(this.db, match[1]);
+    const check = await checkToken(this.db, match[1], this.options);
     if ('error' in check) throw new ApiError(401, check.error, messages[check.error]);
     return check.principal;
   }
@@ -89,17 +149,58 @@ declare module 'fastify' {
 /**
  * Attaches `request.auth` to every request from its `Authorization: Bearer <token>` header. The
  * lookup runs when a route first asks (public routes never pay for it, and a stale token sent
- * to a public route is not an error there).
+ * to a public route is not an error there). Any request that is not a read counts as the user's
+ * activity for the idle timeout.
  */
-export function installBearerAuth(app: FastifyInstance, db: Database): void {
+export function installBearerAuth(
+  app: FastifyInstance,
+  db: Database,
+  idle: IdleDefaults = idleDefaults,
+): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   app.addHook('onRequest', async (request) => {
-    request.auth = new RequestAuth(db, request.headers.authorization);
+    request.auth = new RequestAuth(db, request.headers.authorization, {
+      idle,
+      activity: !READ_METHODS.has(request.method),
+    });
   });
 }
 
-export function requireUser(request: FastifyRequest): Promise<Principal> {
-  return request.auth.principal();
+/**
+ * What a user whose team requires multi-factor authentication may still do before enrolling:
+ * see who they are, enrol, manage their sessions, sign out.
+ */
+const reachableWithoutMfa = new Set<string>([
+  '/api/v1/auth/current-user',
+  '/api/v1/auth/sign-out',
+  '/api/v1/users/:id/teams',
+  '/api/v1/auth/mfa',
+  '/api/v1/auth/mfa/totp',
+  '/api/v1/auth/mfa/totp/confirm',
+  '/api/v1/auth/mfa/passkeys',
+  '/api/v1/auth/mfa/passkeys/options',
+  '/api/v1/auth/sessions',
+  '/api/v1/auth/sessions/sign-out-others',
+  '/api/v1/auth/sessions/policy',
+  '/api/v1/auth/sessions/activity',
+]);
+
+/** 403 `mfa-required` when a team of the user requires a second factor and none is enrolled. */
+export function assertMfaSatisfied(principal: Principal): void {
+  if (principal.mfaRequiredByTeam && !principal.mfaEnabled) {
+    throw new ApiError(
+      403,
+      'mfa-required',
+      'Your team requires two-step sign-in. Set up an authenticator app or a passkey in your profile first.',
+    );
+  }
+}
+
+/** The signed-in user; everything but enrolment waits until a team's MFA requirement is met. */
+export async function requireUser(request: FastifyRequest): Promise<Principal> {
+  const principal = await request.auth.principal();
+  if (!reachableWithoutMfa.has(request.routeOptions.url ?? '')) assertMfaSatisfied(principal);
+  return principal;
 }
 
 /** SPEC.md §6: the admin flag, or the admin role on any team. */

@@ -1,6 +1,7 @@
 import { signInLockout } from '@locus/contract';
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { AddressThrottle, signInThrottle, type ThrottlePolicy } from './address-throttle';
 
 // One round trip, atomically: count the failure; at the limit, lock the address and start over.
 const RECORD_FAILURE = `
@@ -20,11 +21,17 @@ return 0
  * hold a hash of the address, not the address.
  */
 export class SignInLockout {
+  /** The progressive delays per client address and subnet that keep the lock from being abused. */
+  readonly addresses: AddressThrottle;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly policy: { maxFailures: number; lockSeconds: number } = signInLockout,
-  ) {}
+    addressPolicy: ThrottlePolicy = signInThrottle,
+  ) {
+    this.addresses = new AddressThrottle(redis, prefix, addressPolicy);
+  }
 
   private keys(email: string): [string, string] {
     const id = createHash('sha256').update(email.toLowerCase()).digest('hex');
@@ -34,6 +41,11 @@ export class SignInLockout {
 
   async isLocked(email: string): Promise<boolean> {
     return (await this.redis.exists(this.keys(email)[1])) === 1;
+  }
+
+  /** Failures counted towards the lock so far (0 once it locked or was cleared). */
+  async failures(email: string): Promise<number> {
+    return Number((await this.redis.get(this.keys(email)[0])) ?? 0);
   }
 
   /** Counts a failure; true when it locked the address. */
@@ -51,5 +63,11 @@ export class SignInLockout {
   /** After a successful sign-in or a password reset. */
   async clear(email: string): Promise<void> {
     await this.redis.del(...this.keys(email));
+  }
+
+  /** An admin lifts a lock at once (and forgets the failures counted towards one). */
+  async unlockAccount(email: string): Promise<boolean> {
+    const removed = await this.redis.del(...this.keys(email));
+    return removed > 0;
   }
 }

@@ -36,6 +36,11 @@ export async function insertUser(
     lastName: string;
     email: string;
     passwordHash: string;
+    /**
+     * A team admin created the account on their team (group registration): the team is the
+     * agency, so there is no profile left to complete before locating.
+     */
+    registeredByTeamAdmin?: boolean;
   },
 ): Promise<string> {
   const row = await db
@@ -45,6 +50,7 @@ export async function insertUser(
       last_name: user.lastName,
       email: user.email,
       password_hash: user.passwordHash,
+      ...(user.registeredByTeamAdmin ? { registration_completed_at: sql<Date>`now()` } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -63,7 +69,14 @@ export async function setPassword(db: Database, userId: string, hash: string): P
 
 export async function insertAuthSession(
   db: Database,
-  session: { hash: Buffer; userId: string; staySignedIn: boolean; ttlSeconds: number },
+  session: {
+    hash: Buffer;
+    userId: string;
+    staySignedIn: boolean;
+    ttlSeconds: number;
+    /** Shown in the user's list of sessions (truncated: it is the client's to choose). */
+    client?: { userAgent?: string | undefined; ip?: string | undefined };
+  },
 ): Promise<Date> {
   const row = await db
     .insertInto('auth_sessions')
@@ -72,6 +85,8 @@ export async function insertAuthSession(
       user_id: session.userId,
       stay_signed_in: session.staySignedIn,
       expires_at: sql<Date>`now() + make_interval(secs => ${session.ttlSeconds})`,
+      user_agent: session.client?.userAgent?.slice(0, 300) ?? null,
+      ip_address: session.client?.ip?.slice(0, 64) ?? null,
     })
     .returning('expires_at')
     .executeTakeFirstOrThrow();
@@ -79,11 +94,14 @@ export async function insertAuthSession(
 }
 
 export interface SessionRow {
+  id: string;
   user_id: string;
   revoked: boolean;
   expired: boolean;
   /** Last use was long enough ago to be worth recording. */
   stale_use: boolean;
+  /** Seconds since the user's last activity (the idle timeout's clock). */
+  idle_seconds: number;
 }
 
 /** Compared with the database's clock, so every instance agrees on what has expired. */
@@ -91,7 +109,9 @@ export async function findAuthSession(db: Database, hash: Buffer): Promise<Sessi
   return db
     .selectFrom('auth_sessions')
     .select([
+      'id',
       'user_id',
+      sql<number>`extract(epoch from now() - last_active_at)::float8`.as('idle_seconds'),
       sql<boolean>`revoked_at is not null`.as('revoked'),
       sql<boolean>`expires_at <= now()`.as('expired'),
       sql<boolean>`last_used_at < now() - interval '5 minutes'`.as('stale_use'),
@@ -104,6 +124,15 @@ export async function touchAuthSession(db: Database, hash: Buffer): Promise<void
   await db
     .updateTable('auth_sessions')
     .set({ last_used_at: sql<Date>`now()` })
+    .where('token_hash', '=', hash)
+    .execute();
+}
+
+/** The user did something: the idle timeout starts again. */
+export async function recordSessionActivity(db: Database, hash: Buffer): Promise<void> {
+  await db
+    .updateTable('auth_sessions')
+    .set({ last_used_at: sql<Date>`now()`, last_active_at: sql<Date>`now()` })
     .where('token_hash', '=', hash)
     .execute();
 }
@@ -132,13 +161,39 @@ export async function findPrincipal(db: Database, userId: string) {
   const user = await db
     .selectFrom('users')
     .select(['id', 'email', 'first_name', 'last_name', 'is_admin'])
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('user_totp')
+              .select('user_id')
+              .whereRef('user_totp.user_id', '=', 'users.id')
+              .where('confirmed_at', 'is not', null),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('webauthn_credentials')
+              .select('user_id')
+              .whereRef('webauthn_credentials.user_id', '=', 'users.id'),
+          ),
+        ])
+        .as('has_mfa'),
+    )
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) return undefined;
   const teams = await db
     .selectFrom('team_members as m')
     .innerJoin('teams as t', 't.id', 'm.team_id')
-    .select(['t.id', 't.is_platform_owner', 't.is_coast_guard', 'm.role'])
+    .select([
+      't.id',
+      't.is_platform_owner',
+      't.is_coast_guard',
+      't.require_mfa',
+      't.idle_timeout_minutes',
+      'm.role',
+    ])
     .where('m.user_id', '=', userId)
     .execute();
   return { user, teams };

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { authContract } from '@locus/contract';
+import { authContract, signInLockout } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import { ApiError } from '../../http/errors';
@@ -8,8 +8,10 @@ import { Mailer } from '../email/service';
 import { listManagedUsers, loadCurrentUser } from '../users/service';
 import { clearSessionCookie, setSessionCookie } from './cookie';
 import { requireAdmin, requireUser } from './guard';
+import { signInThrottleFromConfig } from './address-throttle';
 import { SignInLockout } from './lockout';
 import { AuthService } from './service';
+import { withRetryAfter } from './sign-in-guard';
 
 /** Reads by signed-in users (every page load asks for the current user) get more headroom. */
 const READ_ROUTES = new Set<string>([authContract.currentUser.path, authContract.users.path]);
@@ -24,12 +26,19 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   const service = new AuthService(
     deps,
     new Mailer(deps.queues, deps.log),
-    new SignInLockout(deps.redis, config.REDIS_KEY_PREFIX),
+    new SignInLockout(
+      deps.redis,
+      config.REDIS_KEY_PREFIX,
+      signInLockout,
+      signInThrottleFromConfig(config),
+    ),
   );
   const secureCookie = config.NODE_ENV === 'production';
 
   // Its own scope, so the limiter applies to these routes only.
   await app.register(async (scope) => {
+    // A scope's onClose runs before the root's, which closes Postgres and the queues.
+    scope.addHook('onClose', () => service.background.drain());
     await scope.register(rateLimit, {
       global: true,
       redis: deps.redis,
@@ -45,10 +54,14 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     });
 
     registerContract(scope, authContract, {
-      signIn: async ({ body }, { reply }) => {
-        const token = await service.signIn(body);
-        setSessionCookie(reply, token.token, token.expiresAt, secureCookie);
-        return { status: 200, body: token };
+      signIn: async ({ body }, { request, reply }) => {
+        const answer = await withRetryAfter(reply, () =>
+          service.signIn(body, request.ip, request.headers['user-agent']),
+        );
+        // A challenge for the second factor is not a session: no cookie until the code is right.
+        if ('token' in answer)
+          setSessionCookie(reply, answer.token, answer.expiresAt, secureCookie);
+        return { status: 200, body: answer };
       },
       signOut: async (_input, { request, reply }) => {
         await service.signOut(await requireUser(request));
@@ -62,6 +75,10 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       groupRegister: async ({ body }, { request }) => ({
         status: 200,
         body: await service.groupRegister(await requireUser(request), body),
+      }),
+      acceptInvitation: async ({ body }) => ({
+        status: 200,
+        body: await service.acceptInvitation(body.invitationCode),
       }),
       completeRegistration: async ({ body }, { request }) => ({
         status: 200,

@@ -1,7 +1,6 @@
 import {
   isCoastGuardEmail,
   sessionLifetimes,
-  signInLockout,
   type AuthToken,
   type CompleteRegistrationBody,
   type CompleteUscgRegistrationBody,
@@ -10,6 +9,7 @@ import {
   type GroupRegisterBody,
   type JoinUnlistedBody,
   type RegisterBody,
+  type SignInAnswer,
   type SignInBody,
 } from '@locus/contract';
 import type { Database } from '@locus/db';
@@ -18,7 +18,9 @@ import { publicUrl } from '../../config';
 import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
 import { recordAudit } from '../audit/repo';
+import { startAuthSession } from '../auth-sessions/start';
 import { insertDemoRequest } from '../demo-requests/repo';
+import { mfaChallengeFor } from '../mfa/service';
 import type { Mailer } from '../email/service';
 import {
   alreadyRegisteredEmail,
@@ -26,14 +28,21 @@ import {
   demoRequestNotification,
   groupInvitationEmail,
   resetPasswordEmail,
+  teamInvitationEmail,
   type RenderedEmail,
 } from '../email/templates';
+import { revokeUserRealtimeAccess } from '../sessions/revocation';
 import { hashToken, newToken } from '../sessions/tokens';
 import { confirmAddress, findUser, isUniqueViolation, psapExists, updateUser } from '../users/repo';
+import { membersAmong } from '../team-invitations/repo';
+import { acceptInvitation, createInvitation } from '../team-invitations/service';
 import { loadCurrentUser } from '../users/service';
+import { BackgroundTasks } from './background';
 import type { Principal } from './guard';
 import type { SignInLockout } from './lockout';
+import { assertAcceptablePassword } from './password-policy';
 import { checkPassword, hashPassword } from './passwords';
+import { accountLocked, admitSignIn, recordSignInFailure } from './sign-in-guard';
 import {
   addTeamMembers,
   consumeCode,
@@ -52,12 +61,6 @@ import {
 
 const invalidCredentials = () =>
   new ApiError(401, 'invalid-credentials', 'Invalid email or password');
-const accountLocked = () =>
-  new ApiError(
-    401,
-    'account-locked',
-    `Too many failed sign-ins. Try again in ${signInLockout.lockSeconds / 60} minutes.`,
-  );
 const invalidCode = () => new ApiError(400, 'invalid-code', 'This link is invalid or has expired.');
 const captchaFailed = () =>
   new ApiError(400, 'captcha-failed', 'The captcha was not solved. Please try again.');
@@ -73,6 +76,9 @@ export class AuthService {
   private readonly db: Database;
   private readonly base: string;
 
+  /** Work done after answering (see forgotPassword); drained when the API shuts down. */
+  readonly background: BackgroundTasks;
+
   constructor(
     private readonly deps: AppDeps,
     private readonly mailer: Mailer,
@@ -80,6 +86,7 @@ export class AuthService {
   ) {
     this.db = deps.db;
     this.base = publicUrl(deps.config);
+    this.background = new BackgroundTasks(deps.log);
   }
 
   private confirmLink(code: string): string {
@@ -118,36 +125,43 @@ export class AuthService {
     return token;
   }
 
-  async signIn(body: SignInBody): Promise<AuthToken> {
-    if (await this.lockout.isLocked(body.email)) throw accountLocked();
+  async signIn(body: SignInBody, remoteIp: string, userAgent?: string): Promise<SignInAnswer> {
+    const attempt = { email: body.email, ip: remoteIp, captchaToken: body.captchaToken };
+    await admitSignIn({ lockout: this.lockout, captcha: this.deps.captcha }, attempt);
     const account = await findAccountByEmail(this.db, body.email);
     const matches = await checkPassword(account?.password_hash, body.password);
     if (!account || !matches) {
-      if (await this.lockout.recordFailure(body.email)) {
-        await recordAudit(this.db, {
-          actorUserId: null,
-          action: 'sign-in.locked',
-          subject: body.email,
-          detail: {
-            failures: signInLockout.maxFailures,
-            lockSeconds: signInLockout.lockSeconds,
-            userId: account?.id ?? null,
-          },
-        });
-        throw accountLocked();
-      }
-      throw invalidCredentials();
+      const outcome = await recordSignInFailure(
+        { lockout: this.lockout, db: this.db },
+        { ...attempt, userId: account?.id ?? null },
+      );
+      throw outcome === 'locked' ? accountLocked() : invalidCredentials();
     }
+    // With a second factor, the failures counted so far stay until the code is right too, so
+    // guessing codes cannot be spread over fresh password sign-ins.
+    const challenge = await mfaChallengeFor(this.deps, account, body.staySignedIn);
+    if (challenge) return challenge;
     await this.lockout.clear(body.email);
-    return this.startSession(this.db, account.id, body.staySignedIn);
+    return startAuthSession(this.db, {
+      userId: account.id,
+      staySignedIn: body.staySignedIn,
+      client: { ip: remoteIp, userAgent },
+    });
   }
 
+  /** Ends the session, and every socket token the user holds and their open dispatcher sockets. */
   async signOut(principal: Principal): Promise<void> {
     await revokeAuthSession(this.db, principal.tokenHash);
+    const socketTokensRevoked = await revokeUserRealtimeAccess(
+      this.deps,
+      principal.userId,
+      'signed-out',
+    );
     await recordAudit(this.db, {
       actorUserId: principal.userId,
       action: 'sign-out',
       subject: principal.userId,
+      detail: { socketTokensRevoked },
     });
   }
 
@@ -158,6 +172,7 @@ export class AuthService {
    */
   async register(body: RegisterBody, remoteIp: string): Promise<AuthToken> {
     await this.checkCaptcha(body.captchaToken, remoteIp);
+    await assertAcceptablePassword(body.password);
     const passwordHash = await hashPassword(body.password);
     const { session, emailId } = await this.db.transaction().execute(async (trx) => {
       const existing = await findAccountByEmail(trx, body.email);
@@ -219,7 +234,17 @@ export class AuthService {
     return { message: 'Your e-mail address is confirmed.' };
   }
 
+  /**
+   * Answers at once and alike for every address: looking the address up, issuing the code and
+   * writing the e-mail happen after the answer, so its timing cannot tell whether the address
+   * has an account.
+   */
   async forgotPassword(address: string): Promise<{ message: string }> {
+    this.background.run('reset link', () => this.sendResetLink(address));
+    return { message: neutralMessages.forgot };
+  }
+
+  private async sendResetLink(address: string): Promise<void> {
     const account = await findAccountByEmail(this.db, address);
     if (account) {
       const ttl = this.deps.config.PASSWORD_RESET_TTL_SECONDS;
@@ -237,7 +262,6 @@ export class AuthService {
       });
       await this.mailer.enqueue([emailId]);
     }
-    return { message: neutralMessages.forgot };
   }
 
   /**
@@ -245,8 +269,10 @@ export class AuthService {
    * confirms it (this is how group-registered users confirm). Every session of the user ends.
    */
   async updatePassword(code: string, password: string): Promise<{ message: string }> {
+    // Before the code is used, so that choosing another password can reuse the same link.
+    await assertAcceptablePassword(password);
     const passwordHash = await hashPassword(password);
-    const email = await this.withCode(code, 'reset-password', async (trx, userId) => {
+    const changed = await this.withCode(code, 'reset-password', async (trx, userId) => {
       const outcome = await confirmAddress(trx, userId);
       if (outcome === 'taken' || outcome === 'missing') return undefined;
       await setPassword(trx, userId, passwordHash);
@@ -258,10 +284,13 @@ export class AuthService {
         subject: userId,
         detail: { sessionsEnded },
       });
-      return (await findUser(trx, userId))?.email;
+      const email = (await findUser(trx, userId))?.email;
+      return email === undefined ? undefined : { email, userId };
     });
-    if (!email) throw invalidCode();
-    await this.lockout.clear(email);
+    if (!changed) throw invalidCode();
+    // After the commit: a socket opening meanwhile re-checks its token and must see it revoked.
+    await revokeUserRealtimeAccess(this.deps, changed.userId, 'password-changed');
+    await this.lockout.clear(changed.email);
     return { message: 'Your password has been changed. Sign in with your new password.' };
   }
 
@@ -338,14 +367,13 @@ export class AuthService {
   }
 
   /**
-   * A team admin (or a platform admin) creates accounts on the team. Addresses that already have
-   * a confirmed account are just added; the others get an unconfirmed account with a password
-   * nobody knows, and an e-mail with a link to choose one (which also confirms the address).
+   * A team admin (or a platform admin) puts people on a team. Each address gets one e-mail and
+   * the answer only counts addresses, so it never tells whether one had an account (and takes
+   * as long: every person costs a hash). A new address gets an unconfirmed account with a
+   * password nobody knows and a link to choose one (which also confirms the address); an
+   * existing account gets an invitation its owner accepts: nobody is added without saying yes.
    */
-  async groupRegister(
-    principal: Principal,
-    body: GroupRegisterBody,
-  ): Promise<{ created: number; added: number }> {
+  async groupRegister(principal: Principal, body: GroupRegisterBody): Promise<{ invited: number }> {
     if (!principal.isPlatformAdmin && !principal.adminTeamIds.includes(body.teamId)) {
       throw new ApiError(403, 'forbidden', 'Only admins of this team can add users to it.');
     }
@@ -360,39 +388,68 @@ export class AuthService {
         )
       ).map((row) => [row.email, row.id]),
     );
-    const invitees = people.filter((person) => !existing.has(person.email));
+    const alreadyMembers = await membersAmong(this.db, team.id, [...existing.values()]);
     const hashes = await Promise.all(
-      invitees.map(() => hashPassword(randomBytes(32).toString('base64url'))),
+      people.map(() => hashPassword(randomBytes(32).toString('base64url'))),
     );
     const ttl = this.deps.config.EMAIL_CONFIRMATION_TTL_SECONDS;
+    const invitation = { teamName: team.team_name, invitedBy: principal.fullName };
     const emailIds = await this.db.transaction().execute(async (trx) => {
       const ids: string[] = [];
-      const members: { userId: string; role: 'admin' | 'member' }[] = people
-        .filter((person) => existing.has(person.email))
-        .map((person) => ({ userId: existing.get(person.email)!, role: person.role }));
-      for (const [index, person] of invitees.entries()) {
-        const userId = await insertUser(trx, { ...person, passwordHash: hashes[index]! });
-        members.push({ userId, role: person.role });
-        const code = await this.issueCode(trx, userId, 'reset-password', ttl);
-        ids.push(
-          await this.mailer.write(
-            trx,
-            groupInvitationEmail({
-              to: person.email,
-              firstName: person.firstName,
-              teamName: team.team_name,
-              invitedBy: principal.fullName,
-              link: this.resetLink(code),
-              validForSeconds: ttl,
-            }),
-          ),
-        );
+      const newMembers: { userId: string; role: 'admin' | 'member' }[] = [];
+      for (const [index, person] of people.entries()) {
+        const existingId = existing.get(person.email);
+        // Already on the team: nothing to ask (the answer does not say so either).
+        if (existingId !== undefined && alreadyMembers.has(existingId)) continue;
+        let email: RenderedEmail;
+        if (existingId !== undefined) {
+          const code = await createInvitation(trx, {
+            teamId: team.id,
+            userId: existingId,
+            role: person.role,
+            invitedBy: principal.userId,
+            ttlSeconds: ttl,
+          });
+          email = teamInvitationEmail({
+            ...invitation,
+            to: person.email,
+            firstName: person.firstName,
+            link: `${this.base}/auth/accept-invitation?invitation-code=${code}`,
+            validForSeconds: ttl,
+          });
+        } else {
+          const userId = await insertUser(trx, {
+            ...person,
+            passwordHash: hashes[index]!,
+            registeredByTeamAdmin: true,
+          });
+          newMembers.push({ userId, role: person.role });
+          await recordAudit(trx, {
+            actorUserId: principal.userId,
+            action: 'team.invited',
+            subject: userId,
+            detail: { teamId: team.id, role: person.role, existingAccount: false },
+          });
+          const code = await this.issueCode(trx, userId, 'reset-password', ttl);
+          email = groupInvitationEmail({
+            ...invitation,
+            to: person.email,
+            firstName: person.firstName,
+            link: this.resetLink(code),
+            validForSeconds: ttl,
+          });
+        }
+        ids.push(await this.mailer.write(trx, email));
       }
-      await addTeamMembers(trx, team.id, members);
+      await addTeamMembers(trx, team.id, newMembers);
       return ids;
     });
     await this.mailer.enqueue(emailIds);
-    return { created: invitees.length, added: people.length - invitees.length };
+    return { invited: people.length };
+  }
+
+  async acceptInvitation(code: string): Promise<{ message: string; teamName: string }> {
+    return acceptInvitation(this.db, code);
   }
 
   async demoRequest(body: DemoRequestBody, remoteIp: string): Promise<{ message: string }> {

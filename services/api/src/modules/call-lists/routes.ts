@@ -13,7 +13,7 @@ import {
   createCallList,
   deleteCallList,
   deployableCallLists,
-  deployNumbers,
+  numbersToLocate,
   removeCallListNumbers,
   removeCallListUsers,
   renameCallList,
@@ -38,7 +38,7 @@ export function callListRoutes(app: FastifyInstance, { db }: Pick<AppDeps, 'db'>
     }),
     numbers: async ({ params }, { request }) => ({
       status: 200,
-      body: await deployNumbers(db, await requireUser(request), params.listIds),
+      body: await numbersToLocate(db, await requireUser(request), params.listIds),
     }),
     deployable: async ({ params }, { request }) => ({
       status: 200,

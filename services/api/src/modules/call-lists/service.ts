@@ -9,6 +9,7 @@ import {
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
 import type { Principal } from '../auth/guard';
+import { requireLocatingAllowed } from '../location/access';
 import {
   attachedUserPhones,
   attachedUsers,
@@ -128,11 +129,13 @@ export async function teamCallLists(
   return (await listsOfTeam(db, teamId)).map(toCallList);
 }
 
+/** The Tracking Lists modal: for those who may locate (see `requireLocatingAllowed`). */
 export async function deployableCallLists(
   db: Database,
   principal: Principal,
   teamId: string,
 ): Promise<CallList[]> {
+  await requireLocatingAllowed({ db }, principal);
   await readableTeam(db, principal, teamId);
   const lists = await listsOfTeam(db, teamId);
   const withUsers = await listsWithEntries(
@@ -167,6 +170,16 @@ export async function callListNumbers(
 ): Promise<CallListEntry[]> {
   await readableList(db, principal, id);
   return (await numbersOf(db, [id])).map(toEntry);
+}
+
+/** The numbers a dispatcher is about to locate: for those who may locate. */
+export async function numbersToLocate(
+  db: Database,
+  principal: Principal,
+  listIds: readonly string[],
+): Promise<CallListEntry[]> {
+  await requireLocatingAllowed({ db }, principal);
+  return deployNumbers(db, principal, listIds);
 }
 
 /**

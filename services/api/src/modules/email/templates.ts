@@ -11,7 +11,12 @@ export interface RenderedEmail {
 }
 
 export type EmailTemplate =
-  'confirm-email' | 'reset-password' | 'already-registered' | 'group-invitation' | 'demo-request';
+  | 'confirm-email'
+  | 'reset-password'
+  | 'already-registered'
+  | 'group-invitation'
+  | 'team-invitation'
+  | 'demo-request';
 
 /** "7 days", "1 hour", "30 minutes": how long a link works, in words. */
 export function describeDuration(seconds: number): string {
@@ -112,6 +117,29 @@ export function groupInvitationEmail(input: {
       `Choose your password to start:\n\n${input.link}\n\n` +
       `The link works once and for ${describeDuration(input.validForSeconds)}. ` +
       `After that, use "Forgot password" on the sign-in page.` +
+      signature,
+  };
+}
+
+/** To someone who already has an account: joining the team is theirs to accept. */
+export function teamInvitationEmail(input: {
+  to: string;
+  firstName: string;
+  teamName: string;
+  invitedBy: string;
+  link: string;
+  validForSeconds: number;
+}): RenderedEmail {
+  return {
+    template: 'team-invitation',
+    to: input.to,
+    subject: `You are invited to join ${input.teamName} on Locus`,
+    text:
+      `Hello ${input.firstName},\n\n` +
+      `${input.invitedBy} invited your Locus account to the team ${input.teamName}.\n\n` +
+      `To join it, open this link and choose "Join the team":\n\n${input.link}\n\n` +
+      `The link works once and for ${describeDuration(input.validForSeconds)}. ` +
+      `If you did not expect this invitation, ignore this e-mail: nothing changes until you accept.` +
       signature,
   };
 }

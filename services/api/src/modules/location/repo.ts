@@ -6,7 +6,11 @@ export interface DispatcherProfile {
   lastName: string;
   email: string;
   emailConfirmed: boolean;
-  /** The user's first team (SPEC.md §3), or null for a user without one. */
+  registrationCompleted: boolean;
+  /**
+   * The team the user locates for: the first active team they joined, or null when they are on
+   * no active team (an inactive team never locates, even when it is the user's first).
+   */
   team: { id: string; name: string; isActive: boolean; lookupActive: boolean } | null;
 }
 
@@ -16,7 +20,7 @@ export async function findDispatcherProfile(
 ): Promise<DispatcherProfile | undefined> {
   const user = await db
     .selectFrom('users')
-    .select(['first_name', 'last_name', 'email', 'email_confirmed_at'])
+    .select(['first_name', 'last_name', 'email', 'email_confirmed_at', 'registration_completed_at'])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) return undefined;
@@ -25,6 +29,7 @@ export async function findDispatcherProfile(
     .innerJoin('teams as t', 't.id', 'm.team_id')
     .select(['t.id', 't.team_name', 't.is_active', 't.lookup_active'])
     .where('m.user_id', '=', userId)
+    .where('t.is_active', '=', true)
     .orderBy('m.created_at')
     .orderBy('t.team_name')
     .executeTakeFirst();
@@ -33,6 +38,7 @@ export async function findDispatcherProfile(
     lastName: user.last_name,
     email: user.email,
     emailConfirmed: user.email_confirmed_at !== null,
+    registrationCompleted: user.registration_completed_at !== null,
     team: team
       ? {
           id: team.id,

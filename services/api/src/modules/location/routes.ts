@@ -2,6 +2,7 @@ import { trackingContract } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import { requireUser } from '../auth/guard';
+import { withRetryAfter } from '../sms/rate-limit';
 import {
   activeSession,
   askLocationByText,
@@ -27,42 +28,51 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
       status: 200,
       body: await requestLocation(deps, await requireUser(request), body.connectionRequestUuid),
     }),
-    requestTextMessage: async ({ body }, { request }) => ({
+    // The routes that text: a refusal by the SMS limits carries Retry-After.
+    requestTextMessage: async ({ body }, { request, reply }) => ({
       status: 200,
-      body: await requestTextMessage(
-        deps,
-        await requireUser(request),
-        body.connectionRequestUuid,
-        body.language,
+      body: await withRetryAfter(reply, async () =>
+        requestTextMessage(
+          deps,
+          await requireUser(request),
+          body.connectionRequestUuid,
+          body.language,
+        ),
       ),
     }),
-    askLocationByText: async ({ body }, { request }) => ({
+    askLocationByText: async ({ body }, { request, reply }) => ({
       status: 200,
-      body: await askLocationByText(
-        deps,
-        await requireUser(request),
-        body.connectionRequestUuid,
-        body.callerId,
+      body: await withRetryAfter(reply, async () =>
+        askLocationByText(
+          deps,
+          await requireUser(request),
+          body.connectionRequestUuid,
+          body.callerId,
+        ),
       ),
     }),
-    requestMultipleLocations: async ({ body }, { request }) => ({
+    requestMultipleLocations: async ({ body }, { request, reply }) => ({
       status: 200,
-      body: await requestMultipleLocations(
-        deps,
-        await requireUser(request),
-        body.connectionRequestUuid,
-        body.callList,
-        body.language,
+      body: await withRetryAfter(reply, async () =>
+        requestMultipleLocations(
+          deps,
+          await requireUser(request),
+          body.connectionRequestUuid,
+          body.callList,
+          body.language,
+        ),
       ),
     }),
-    requestAdditionalLocations: async ({ body }, { request }) => ({
+    requestAdditionalLocations: async ({ body }, { request, reply }) => ({
       status: 200,
-      body: await requestAdditionalLocations(
-        deps,
-        await requireUser(request),
-        body.connectionRequestUuid,
-        body.newNumbers,
-        body.language,
+      body: await withRetryAfter(reply, async () =>
+        requestAdditionalLocations(
+          deps,
+          await requireUser(request),
+          body.connectionRequestUuid,
+          body.newNumbers,
+          body.language,
+        ),
       ),
     }),
     setDateTimeCompleted: async ({ params }, { request }) => ({

@@ -4,6 +4,7 @@ import {
   normalisePhoneInput,
   PhoneNumber,
   type TextedCaller,
+  type UntextableNumber,
   type ActiveSession,
   type CallerLink,
   type ConnectionRequest,
@@ -19,12 +20,14 @@ import { deployNumbers } from '../call-lists/service';
 import type { RealtimeContext } from '../realtime/context';
 import type { RealtimeHub } from '../realtime/hub';
 import { publishServerFix, publishSessionEvent } from '../realtime/session-publisher';
+import { requireLocatingAllowed, type LocatingProfile } from './access';
+import { untextableMessage, untextableReason } from '../sms/number-type';
+import { SmsRateLimiter } from '../sms/rate-limit';
 import { openSession } from '../sessions/service';
 import { hashToken, looksLikeToken, newToken } from '../sessions/tokens';
 import {
   endSession,
   findCallerLinkState,
-  findDispatcherProfile,
   findCallers,
   findEndedAt,
   hasPendingExport,
@@ -39,13 +42,11 @@ import {
   insertCallerSms,
   insertLinkAndSms,
   insertLookup,
-  isClearedDomain,
   isOptedOut,
   markLookupTimedOut,
   recordRequestOutcome,
   addCallers,
   type CallerRow,
-  type DispatcherProfile,
   type SessionRow,
   type TeamRow,
 } from './repo';
@@ -60,33 +61,41 @@ export interface TrackingDeps extends AppDeps {
   hub: RealtimeHub;
 }
 
+/** What a many-number request answers. */
+type ManySent = { callers: TextedCaller[]; invalid: string[]; untextable: UntextableNumber[] };
+
 /** SPEC.md §9: a session can be rejoined while its caller is connected or for 60 s after. */
 export const rejoinWithinSeconds = 60;
 
 /**
- * SPEC.md §8: `verify-email` and `unauthorized-domain` come from the stream start and the SMS
- * request. Locating a phone is only for confirmed staff of agencies whose domain is cleared.
+ * Refuses a number that cannot receive texts (premium-rate, toll-free, a landline…) with 422
+ * `untextable-number`, before anything is written or sent.
  */
-async function requireLocatingAllowed(
+function requireTextable(phoneNumber: string): void {
+  const reason = untextableReason(phoneNumber);
+  if (reason) throw new ApiError(422, 'untextable-number', untextableMessage(phoneNumber, reason));
+}
+
+/**
+ * Takes `count` texts from the dispatcher's and the session team's allowance (429
+ * `rate-limited` with Retry-After when either is spent, and nothing is sent).
+ */
+async function reserveTexts(
   deps: TrackingDeps,
   principal: Principal,
-): Promise<DispatcherProfile> {
-  const profile = await findDispatcherProfile(deps.db, principal.userId);
-  if (!profile) throw new ApiError(401, 'unauthorized', 'Sign in again.');
-  if (!profile.emailConfirmed)
-    throw new ApiError(
-      403,
-      'verify-email',
-      'Confirm your email address before you locate a caller.',
-    );
-  const domain = profile.email.split('@').pop() ?? '';
-  if (!(await isClearedDomain(deps.db, domain)))
-    throw new ApiError(
-      403,
-      'unauthorized-domain',
-      `Locating callers is not enabled for ${domain} addresses.`,
-    );
-  return profile;
+  session: SessionRow,
+  profile: LocatingProfile,
+  count: number,
+): Promise<void> {
+  const limiter = new SmsRateLimiter(deps.redis, deps.config.REDIS_KEY_PREFIX, {
+    perUser: deps.config.SMS_RATE_LIMIT_PER_USER,
+    perTeam: deps.config.SMS_RATE_LIMIT_PER_TEAM,
+    windowSeconds: deps.config.SMS_RATE_LIMIT_WINDOW_SECONDS,
+  });
+  await limiter.reserve(
+    { userId: principal.userId, teamId: session.teamId ?? profile.team.id },
+    count,
+  );
 }
 
 /** The session as its dispatcher (or a team admin) sees it; 404 for everyone else. */
@@ -110,7 +119,7 @@ export async function startStream(
 ): Promise<ConnectionRequest> {
   const profile = await requireLocatingAllowed(deps, principal);
   const opened = await openSession(deps.db, {
-    teamId: profile.team?.id ?? null,
+    teamId: profile.team.id,
     createdBy: principal.userId,
     callers: [{ phoneNumber }],
     dispatcherTokenTtlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
@@ -217,10 +226,12 @@ export async function requestTextMessage(
   language: SmsLanguage,
 ): Promise<{ token: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
-  await requireLocatingAllowed(deps, principal);
+  const profile = await requireLocatingAllowed(deps, principal);
   const team = await sessionTeam(deps, session);
   const caller = await findFirstCaller(deps.db, session.id);
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
+  requireTextable(caller.phoneNumber);
+  await reserveTexts(deps, principal, session, profile, 1);
   const texted = await textCaller(deps, session, team, caller, language);
   if (texted.status === 'opted-out')
     throw new ApiError(
@@ -314,17 +325,19 @@ export async function askLocationByText(
   callerId: string | undefined,
 ): Promise<{ token: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
-  await requireLocatingAllowed(deps, principal);
+  const profile = await requireLocatingAllowed(deps, principal);
   const caller = callerId
     ? (await findCallers(deps.db, session.id)).find((row) => row.id === callerId)
     : await findFirstCaller(deps.db, session.id);
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such caller in this session.');
+  requireTextable(caller.phoneNumber);
   if (await isOptedOut(deps.db, caller.phoneNumber))
     throw new ApiError(
       409,
       'sms-opted-out',
       'This number replied STOP: Locus cannot text it until it replies START.',
     );
+  await reserveTexts(deps, principal, session, profile, 1);
   const smsId = await insertCallerSms(deps.db, {
     sessionId: session.id,
     caller,
@@ -356,12 +369,14 @@ export async function requestAdditionalLocations(
   sessionId: string,
   newNumbers: string[],
   language: SmsLanguage,
-): Promise<{ callers: TextedCaller[]; invalid: string[] }> {
+): Promise<ManySent> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
-  await requireLocatingAllowed(deps, principal);
+  const profile = await requireLocatingAllowed(deps, principal);
   const { valid, invalid } = sortNumbers(newNumbers);
-  const callers = await textNumbers(deps, session, valid, language);
-  return { callers, invalid };
+  const { textable, untextable } = sortTextable(valid);
+  await reserveTexts(deps, principal, session, profile, textable.length);
+  const callers = await textNumbers(deps, session, textable, language);
+  return { callers, invalid, untextable };
 }
 
 /** The numbers of the session team's call lists, texted like typed numbers. */
@@ -371,9 +386,9 @@ export async function requestMultipleLocations(
   sessionId: string,
   callListIds: string[],
   language: SmsLanguage,
-): Promise<{ callers: TextedCaller[]; invalid: string[] }> {
+): Promise<ManySent> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
-  await requireLocatingAllowed(deps, principal);
+  const profile = await requireLocatingAllowed(deps, principal);
   const ids = [...new Set(callListIds)];
   // Only the session team's lists; deployNumbers also checks that the user may read them.
   const lists = await listTeams(deps.db, ids);
@@ -387,8 +402,25 @@ export async function requestMultipleLocations(
       'validation-failed',
       `These lists hold ${valid.length} numbers; at most ${maxNumbersPerRequest} can be texted at once.`,
     );
-  const callers = await textNumbers(deps, session, valid, language);
-  return { callers, invalid };
+  const { textable, untextable } = sortTextable(valid);
+  await reserveTexts(deps, principal, session, profile, textable.length);
+  const callers = await textNumbers(deps, session, textable, language);
+  return { callers, invalid, untextable };
+}
+
+/** Keeps apart the numbers that cannot receive texts, with why (they are not texted). */
+function sortTextable(numbers: string[]): {
+  textable: string[];
+  untextable: UntextableNumber[];
+} {
+  const textable: string[] = [];
+  const untextable: UntextableNumber[] = [];
+  for (const phoneNumber of numbers) {
+    const reason = untextableReason(phoneNumber);
+    if (reason) untextable.push({ phoneNumber, reason });
+    else textable.push(phoneNumber);
+  }
+  return { textable, untextable };
 }
 
 /** Normalises typed numbers (+1 when there is no leading +), merges duplicates, keeps the invalid apart. */
@@ -487,6 +519,8 @@ export async function activeSession(
   deps: TrackingDeps,
   principal: Principal,
 ): Promise<ActiveSession | null> {
+  // A rejoin hands out a fresh socket token: the caller's positions, so locating.
+  await requireLocatingAllowed(deps, principal);
   const found = await findRejoinableSession(deps.db, principal.userId, rejoinWithinSeconds);
   if (!found) return null;
   const token = newToken();
@@ -516,6 +550,7 @@ export async function latestLocation(
   sessionId: string,
 ): Promise<Location | null> {
   await visibleSession(deps, principal, sessionId, { active: false });
+  await requireLocatingAllowed(deps, principal);
   await deps.realtime.writer.flush();
   const fix = await findLatestFix(deps.db, sessionId);
   if (!fix) return null;

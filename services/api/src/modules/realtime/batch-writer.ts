@@ -33,6 +33,17 @@ export class BatchWriter {
     return this.fixes.length + this.events.length;
   }
 
+  /**
+   * How long the oldest row not yet in Postgres has waited (0 when all are written): the
+   * persistence lag that health reports. The queues are in arrival order, so it is a head's age.
+   */
+  lagMs(now = Date.now()): number {
+    const heads = [this.fixes[0]?.receivedAt, this.events[0]?.createdAt].filter(
+      (time): time is Date => time !== undefined,
+    );
+    return heads.length === 0 ? 0 : Math.max(0, now - Math.min(...heads.map((t) => t.getTime())));
+  }
+
   addFix(row: FixRow): void {
     this.fixes.push(row);
     this.queued.fixes += 1;

@@ -10,7 +10,7 @@ import { zodIssues } from '../../http/errors';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { checkFix } from './fix-validation';
-import { pageFixMarks, type TextMarks } from './sequencer';
+import { pageFixMarks, type Dedupe, type TextMarks } from './sequencer';
 import { sequence } from './session-publisher';
 
 type Grant = { sessionId: string; callerId: string };
@@ -31,6 +31,8 @@ export class CallerConnection {
   private closed = false;
   /** A frame was turned away or failed: nothing more is handled on this socket (see `halt`). */
   private halted = false;
+  /** `rate-limited` answers since the allowance was last full (see `rateLimited`). */
+  private rateLimitedFrames = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -53,7 +55,10 @@ export class CallerConnection {
     return this.grant.callerId;
   }
 
-  /** The link was revoked (the number texted STOP): the page asks what became of its link. */
+  /**
+   * The link was revoked (the number texted STOP, or it was found revoked or expired just after
+   * this socket opened): the page asks what became of its link.
+   */
   revoke(): void {
     if (this.closed) return;
     this.ws.send(errorFrame('invalid-token', 'This link no longer works.'));
@@ -106,6 +111,23 @@ export class CallerConnection {
     this.ws.close(closeCodes.tryAgainLater, error);
   }
 
+  /**
+   * An event beyond the rate limit is answered `rate-limited` and the socket stays open, so a
+   * page that briefly sent too much loses nothing. One that keeps sending regardless (its
+   * allowance never fills up again) is closed: answering it would cost as much as serving it.
+   */
+  private rateLimited(): void {
+    this.rateLimitedFrames += 1;
+    if (this.rateLimitedFrames <= realtimeLimits.rateLimitedFramesBeforeClose)
+      return this.reject('rate-limited', 'Too many events; slow down.');
+    if (this.halted) return;
+    this.halted = true;
+    this.context.metrics.framesRejected.inc({ reason: 'rate-limited' });
+    if (this.closed) return;
+    this.ws.send(errorFrame('rate-limited', 'Too many events after being told to slow down.'));
+    this.ws.close(closeCodes.policyViolation, 'rate-limited');
+  }
+
   private reject(
     error: Parameters<typeof errorFrame>[0],
     message: string,
@@ -125,6 +147,8 @@ export class CallerConnection {
     const { CALLER_MAX_EVENTS_PER_SECOND: rate, CALLER_EVENT_BURST: burst } = this.context.config;
     this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) / 1000) * rate);
     this.refilledAt = now;
+    // Full again: the page has backed off, and its earlier `rate-limited` answers are forgiven.
+    if (this.tokens >= burst) this.rateLimitedFrames = 0;
     if (this.tokens < cost) return false;
     this.tokens -= cost;
     return true;
@@ -137,14 +161,12 @@ export class CallerConnection {
       if (isBinary) throw new Error('binary');
       parsed = JSON.parse(data.toString());
     } catch {
-      return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+      return this.invalidFrame();
     }
     const outer = Frame.safeParse(parsed);
-    if (!outer.success)
-      return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+    if (!outer.success) return this.invalidFrame();
     const { event, data: payload } = outer.data;
-    if (event !== 'fix' && event !== 'fixes' && !this.allow())
-      return this.reject('rate-limited', 'Too many events; slow down.');
+    if (event !== 'fix' && event !== 'fixes' && !this.allow()) return this.rateLimited();
     switch (event) {
       case 'fix':
         if (!this.allow()) return this.halt('rate-limited', tooManyFixes);
@@ -210,6 +232,12 @@ export class CallerConnection {
     }
   }
 
+  /** Garbage costs the rate limit like any event: answering it is not free either. */
+  private invalidFrame(): void {
+    if (!this.allow()) return this.rateLimited();
+    this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+  }
+
   private async onFix(payload: unknown): Promise<void> {
     const receivedAt = Date.now();
     const checked = checkFix(payload, receivedAt);
@@ -223,13 +251,17 @@ export class CallerConnection {
       }
       return;
     }
-    const { fix, location, delayMs } = checked;
+    const { fix, location, delayMs, clockSkewMs } = checked;
     const { sessionId, callerId } = this.grant;
-    const body = JSON.stringify(locationBody(sessionId, callerId, location, delayMs));
+    const body = JSON.stringify(
+      locationBody(sessionId, callerId, location, delayMs, null, clockSkewMs),
+    );
     const seq = await this.sequence(
       'new-location-available',
       body,
-      { key: callerId, capturedAt: fix.capturedAt },
+      // Deduped by the phone's own stamp, which a resend repeats exactly; a stamp ahead of its
+      // time by that exact stamp only, so that it cannot make the fixes after it look old.
+      { key: callerId, capturedAt: fix.capturedAt, exact: clockSkewMs !== null },
       // Already here if the caller texted it back while the internet failed.
       pageFixMarks(callerId, fix.capturedAt),
     );
@@ -248,9 +280,10 @@ export class CallerConnection {
         heading: fix.heading ?? null,
         speed: fix.speed ?? null,
         source: location.capturedFromSource,
-        capturedAt: new Date(fix.capturedAt),
+        capturedAt: new Date(location.dateTimeCaptured),
         receivedAt: new Date(receivedAt),
         delayMs,
+        clockSkewMs,
       });
     }
     if (!this.closed) {
@@ -280,7 +313,7 @@ export class CallerConnection {
   private sequence(
     event: SessionEventName,
     bodyJson: string,
-    dedupe?: { key: string; capturedAt: number },
+    dedupe?: Dedupe,
     textMarks?: TextMarks,
   ): Promise<number> {
     return sequence(this.context, this.grant.sessionId, event, bodyJson, dedupe, textMarks);

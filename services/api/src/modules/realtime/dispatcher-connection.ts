@@ -1,4 +1,4 @@
-import { closeCodes, dispatcherClientEvents, Frame } from '@locus/contract';
+import { closeCodes, dispatcherClientEvents, Frame, realtimeLimits } from '@locus/contract';
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
 import type { ConnectionGrant } from '../sessions/repo';
@@ -25,6 +25,8 @@ export class DispatcherConnection {
   private catchUpAgain = false;
   private conflated: Map<string, Pending> | undefined;
   private channel: string | undefined;
+  /** Frames refused so far: a console sends one `join`, so a stream of refusals is abuse. */
+  private refusedFrames = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -44,6 +46,22 @@ export class DispatcherConnection {
 
   get sessionId(): string {
     return this.grant.sessionId;
+  }
+
+  /** The user the token was issued to (none for a session opened without one: tests, bench). */
+  get userId(): string | null {
+    return this.grant.userId;
+  }
+
+  /**
+   * The token no longer works: its user signed out, changed their password or was removed (or
+   * it was found revoked just after this socket opened). Nothing more reaches this socket.
+   */
+  revoke(message = 'This token was revoked.'): void {
+    if (this.isClosed()) return;
+    this.onClose();
+    this.ws.send(errorFrame('invalid-token', message));
+    this.ws.close(closeCodes.invalidToken, 'revoked');
   }
 
   /** The session was ended elsewhere: tell the console, then close. */
@@ -72,10 +90,19 @@ export class DispatcherConnection {
     issues?: { path: string; message: string }[],
   ): void {
     this.context.metrics.framesRejected.inc({ reason: error });
+    if (this.isClosed()) return;
+    this.refusedFrames += 1;
+    if (this.refusedFrames > realtimeLimits.dispatcherRefusedFramesBeforeClose) {
+      this.ws.send(errorFrame('rate-limited', 'Too many refused frames.'));
+      this.onClose();
+      this.ws.close(closeCodes.policyViolation, 'rate-limited');
+      return;
+    }
     this.ws.send(errorFrame(error, message, issues));
   }
 
   private async onMessage(data: RawData, isBinary: boolean): Promise<void> {
+    if (this.isClosed()) return;
     let parsed: unknown;
     try {
       if (isBinary) throw new Error('binary');

@@ -18,6 +18,8 @@ export class Fanout {
   private readonly listeners = new Map<string, Set<FrameListener>>();
   /** Channels every instance listens to for its whole life (e.g. "session ended"). */
   private readonly controls = new Map<string, (message: string) => void>();
+  /** What to do, per control channel, about messages that may have been missed while it was down. */
+  private readonly controlResyncs = new Map<string, () => void>();
   private readonly pending = new Map<string, Promise<unknown>>();
   private connectedBefore = false;
 
@@ -57,11 +59,20 @@ export class Fanout {
     for (const channel of channels) {
       for (const listener of this.listeners.get(channel) ?? []) listener.resync();
     }
+    for (const resync of this.controlResyncs.values()) resync();
   }
 
-  /** Listens to `channel` until the instance stops; resolves once Redis confirms. */
-  async control(channel: string, handler: (message: string) => void): Promise<void> {
+  /**
+   * Listens to `channel` until the instance stops; resolves once Redis confirms. `resync` runs
+   * after a lost subscription is restored: a message published meanwhile never arrived.
+   */
+  async control(
+    channel: string,
+    handler: (message: string) => void,
+    resync?: () => void,
+  ): Promise<void> {
     this.controls.set(channel, handler);
+    if (resync) this.controlResyncs.set(channel, resync);
     await this.subscriber.subscribe(channel);
   }
 

@@ -46,3 +46,32 @@ describe('checkFix', () => {
     expect(checkFix({ ...good, capturedAt: now + 20_000 }, now).ok).toBe(true);
   });
 });
+
+describe('a phone clock that runs ahead', () => {
+  it('keeps a fix stamped ahead at the time it arrived, and says by how much it was ahead', () => {
+    const result = checkFix({ ...good, capturedAt: now + 29_000 }, now);
+    expect(result).toMatchObject({
+      ok: true,
+      clockSkewMs: 29_000,
+      location: { dateTimeCaptured: '2026-11-22T08:00:00.000Z' },
+    });
+  });
+
+  it('estimates when a fix that waited on the phone was taken from the wait the phone reports', () => {
+    const result = checkFix({ ...good, capturedAt: now - 31_000, queuedMs: 60_000 }, now);
+    expect(result).toMatchObject({
+      ok: true,
+      clockSkewMs: 29_000,
+      location: { dateTimeCaptured: '2026-11-22T07:59:00.000Z' },
+    });
+  });
+
+  it('leaves a fix stamped within the tolerance as it is', () => {
+    const result = checkFix({ ...good, capturedAt: now + 800 }, now);
+    expect(result).toMatchObject({
+      ok: true,
+      clockSkewMs: null,
+      location: { dateTimeCaptured: '2026-11-22T08:00:00.800Z' },
+    });
+  });
+});

@@ -66,6 +66,8 @@ export function locationBody(
   delayMs?: number | null,
   /** Only for a fix the caller texted back; absent otherwise. */
   deliveredBy?: 'sms' | null,
+  /** Only for a fix from a phone whose clock runs ahead; absent otherwise. */
+  clockSkewMs?: number | null,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     sessionId,
@@ -79,6 +81,7 @@ export function locationBody(
     dateTimeCaptured: location.dateTimeCaptured,
   };
   if (delayMs !== undefined && delayMs !== null) body.delayMs = delayMs;
+  if (clockSkewMs !== undefined && clockSkewMs !== null) body.clockSkewMs = clockSkewMs;
   if (deliveredBy) body.deliveredBy = deliveredBy;
   return body;
 }

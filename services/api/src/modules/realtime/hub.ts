@@ -6,14 +6,16 @@ import {
   callerSocketClosed,
   callerSocketOpened,
   findGrant,
-  isSessionActive,
+  tokenStates,
   type TokenKind,
 } from '../sessions/repo';
+import { parseUserRevoked, revocationMessages } from '../sessions/revocation';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import { CallerConnection } from './caller-connection';
 import type { RealtimeContext } from './context';
 import { DispatcherConnection } from './dispatcher-connection';
 import { errorFrame } from './frames';
+import { TokenSocketCap } from './socket-caps';
 
 const kindByPath: Record<string, TokenKind> = {
   [realtimePaths.dispatcher]: 'dispatcher',
@@ -30,12 +32,17 @@ export class RealtimeHub {
     clientTracking: false,
   });
   private readonly connections = new Set<DispatcherConnection | CallerConnection>();
+  private readonly socketCap: TokenSocketCap;
+  /** The token each socket opened with, for a re-check after a lost revocation message. */
+  private readonly tokenHashes = new Map<DispatcherConnection | CallerConnection, Buffer>();
   private closing = false;
   /** Database writes about caller sockets still in flight. */
   private readonly bookkeeping = new Set<Promise<void>>();
   private whenEmpty: (() => void) | undefined;
 
-  constructor(private readonly context: RealtimeContext) {}
+  constructor(private readonly context: RealtimeContext) {
+    this.socketCap = new TokenSocketCap(context);
+  }
 
   /** Listens for ended sessions, on every instance: their sockets may be anywhere. */
   async start(): Promise<void> {
@@ -50,6 +57,32 @@ export class RealtimeHub {
           connection.revoke();
       }
     });
+    await this.context.fanout.control(
+      keys.usersRevoked(),
+      (message) => this.revokeUserLocally(message),
+      // A revocation published while this instance's subscription was down never arrived:
+      // every open dispatcher socket's token is checked again (one that merely expired while
+      // its socket was open keeps it, as it would have without the outage).
+      () => void this.recheckDispatchers(),
+    );
+    await this.socketCap.start();
+  }
+
+  /** Closes the dispatcher sockets of a user whose access was revoked (sessions/revocation.ts). */
+  private revokeUserLocally(message: string): void {
+    const revoked = parseUserRevoked(message);
+    if (!revoked) return;
+    for (const connection of this.connections) {
+      if (connection instanceof DispatcherConnection && connection.userId === revoked.userId)
+        connection.revoke(revocationMessages[revoked.reason]);
+    }
+  }
+
+  private async recheckDispatchers(): Promise<void> {
+    const dispatchers = [...this.connections].filter(
+      (connection) => connection instanceof DispatcherConnection,
+    );
+    await this.recheck(dispatchers, ['revoked']);
   }
 
   /** Closes the sockets of callers whose links were revoked, wherever they are. */
@@ -99,14 +132,22 @@ export class RealtimeHub {
                   { sessionId: grant.sessionId, callerId: grant.callerId! },
                   this.context,
                 );
+          const tokenHash = hashToken(token!);
           this.connections.add(connection);
+          this.tokenHashes.set(connection, tokenHash);
           if (connection instanceof CallerConnection) this.trackCaller(ws, token!, grant);
-          // The session may have ended between the token check and now, and its end announced
-          // before this socket was listed: ask once more.
-          void this.endIfEnded(connection);
+          // The session may have ended, or the token been revoked, between the token check and
+          // now, and that announced before this socket was listed: ask once more.
+          void this.recheck([connection]);
+          const released = this.socketCap.claim(connection, tokenHash);
           // Kept until what the socket sent is published (a caller's "disconnected" event
           // included), so that shutdown waits for it before closing Redis.
           ws.once('close', () => {
+            this.tokenHashes.delete(connection);
+            // Shutdown waits for it, before Redis is closed.
+            const releasing = released();
+            this.bookkeeping.add(releasing);
+            void releasing.finally(() => this.bookkeeping.delete(releasing));
             void connection.settled().then(() => {
               this.connections.delete(connection);
               if (this.connections.size === 0) this.whenEmpty?.();
@@ -121,11 +162,29 @@ export class RealtimeHub {
     );
   };
 
-  private async endIfEnded(connection: CallerConnection | DispatcherConnection): Promise<void> {
+  /** Ends or revokes the sockets whose session ended or whose token no longer works. */
+  private async recheck(
+    connections: (CallerConnection | DispatcherConnection)[],
+    refused: readonly ('revoked' | 'expired')[] = ['revoked', 'expired'],
+  ): Promise<void> {
+    const listed = connections.flatMap((connection) => {
+      const tokenHash = this.tokenHashes.get(connection);
+      return tokenHash ? [{ connection, tokenHash }] : [];
+    });
+    if (listed.length === 0) return;
     try {
-      if (!(await isSessionActive(this.context.db, connection.sessionId))) connection.end();
+      const states = await tokenStates(
+        this.context.db,
+        listed.map(({ tokenHash }) => tokenHash),
+      );
+      for (const { connection, tokenHash } of listed) {
+        const state = states.get(tokenHash.toString('hex'));
+        if (state === 'ended') connection.end();
+        else if ((state === 'revoked' || state === 'expired') && refused.includes(state))
+          connection.revoke();
+      }
     } catch (error) {
-      this.context.log.error({ err: error }, 'could not re-check the session of a new socket');
+      this.context.log.error({ err: error }, 'could not re-check the tokens of sockets');
     }
   }
 

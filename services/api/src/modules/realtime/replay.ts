@@ -42,6 +42,7 @@ export async function replaySince(
                     },
                     row.fix.delayMs,
                     row.fix.deliveredBy,
+                    row.fix.clockSkewMs,
                   ),
                 ),
               )

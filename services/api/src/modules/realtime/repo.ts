@@ -20,6 +20,8 @@ export interface FixRow {
   delayMs?: number | null;
   /** `sms`: the caller texted it back (see text-location.ts). */
   deliveredBy?: 'sms' | null;
+  /** How far ahead the phone's clock stamped it, when beyond the tolerance (fix-validation.ts). */
+  clockSkewMs?: number | null;
 }
 
 export interface EventRow {
@@ -39,14 +41,15 @@ export async function insertFixes(db: Database, rows: FixRow[]): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     insert into location_fixes
-      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, address, source, captured_at, received_at, delay_ms, delivered_by)
+      (session_id, seq, caller_id, latitude, longitude, uncertainty_radius_m, altitude, heading, speed, address, source, captured_at, received_at, delay_ms, delivered_by, clock_skew_ms)
     select * from unnest(
       ${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.callerId)}::uuid[],
       ${rows.map((r) => r.latitude)}::float8[], ${rows.map((r) => r.longitude)}::float8[],
       ${rows.map((r) => r.uncertaintyRadiusM)}::float8[], ${rows.map((r) => r.altitude)}::float8[],
       ${rows.map((r) => r.heading)}::float8[], ${rows.map((r) => r.speed)}::float8[], ${rows.map((r) => r.address ?? null)}::text[], ${rows.map((r) => r.source)}::text[],
       ${rows.map((r) => r.capturedAt)}::timestamptz[], ${rows.map((r) => r.receivedAt)}::timestamptz[],
-      ${rows.map((r) => r.delayMs ?? null)}::int[], ${rows.map((r) => r.deliveredBy ?? null)}::text[]
+      ${rows.map((r) => r.delayMs ?? null)}::int[], ${rows.map((r) => r.deliveredBy ?? null)}::text[],
+      ${rows.map((r) => r.clockSkewMs ?? null)}::int[]
     )
     on conflict (session_id, seq) do nothing
   `.execute(db);
@@ -117,6 +120,7 @@ export async function persistedEvents(
       'captured_at',
       'delay_ms',
       'delivered_by',
+      'clock_skew_ms',
     ])
     .where('session_id', '=', sessionId)
     .where('seq', '>', afterSeq)
@@ -149,6 +153,7 @@ export async function persistedEvents(
         capturedAt: row.captured_at,
         delayMs: row.delay_ms,
         deliveredBy: row.delivered_by === 'sms' ? ('sms' as const) : null,
+        clockSkewMs: row.clock_skew_ms,
       },
     })),
     ...events.map((row) => ({

@@ -6,7 +6,11 @@ import { framePieces } from './frames';
  * Assigns the next sequence number of a session, appends the frame to the session's capped
  * replay stream and publishes it, atomically in one round trip. With a dedupe key (a caller id)
  * and a capture time, a fix that is not newer than that caller's last one is dropped (returns 0):
- * SPEC.md §4 dedupes locations by capture time. With `TextMarks`, a fix of a caller and capture
+ * SPEC.md §4 dedupes locations by capture time. A fix stamped ahead of its time (a phone clock
+ * running fast; `exact`) must not hold back the correctly stamped fixes after it: it neither
+ * checks nor moves that caller's latest capture time, and is dropped only as an exact repeat of
+ * its capture time, which it marks (`<key>@<capturedAt>`); every fix checks that mark, so its
+ * resend is a duplicate even once its time is no longer ahead. With `TextMarks`, a fix of a caller and capture
  * second the page or a text already delivered is a duplicate too (returns 0). Returns -1 when the session's counter is not in
  * Redis (expired, or Redis lost its data): the caller must seed it from Postgres and retry, so a
  * sequence number is never handed out twice.
@@ -16,9 +20,15 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if ARGV[8] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[8]) == 1 then return 0 end
 if ARGV[10] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[10]) == 1 then return 0 end
 if ARGV[4] ~= '' then
-  local previous = redis.call('HGET', KEYS[3], ARGV[4])
-  if previous and tonumber(previous) >= tonumber(ARGV[5]) then return 0 end
-  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+  local exact = ARGV[4] .. '@' .. ARGV[5]
+  if redis.call('HEXISTS', KEYS[3], exact) == 1 then return 0 end
+  if ARGV[11] == 'exact' then
+    redis.call('HSET', KEYS[3], exact, '1')
+  else
+    local previous = redis.call('HGET', KEYS[3], ARGV[4])
+    if previous and tonumber(previous) >= tonumber(ARGV[5]) then return 0 end
+    redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+  end
   redis.call('EXPIRE', KEYS[3], ARGV[7])
 end
 if ARGV[9] ~= '' then
@@ -46,6 +56,24 @@ redis.call('SET', KEYS[1], last, 'EX', ARGV[2], 'NX')
 return redis.call('GET', KEYS[1])
 `;
 
+/**
+ * Lists a socket under its token (a sorted set by Redis's own clock, so instances' clocks do not
+ * matter) and, beyond the cap, takes the oldest off the list and tells every instance to close
+ * them. A member left behind by an instance that died is the oldest, so it is the first to go:
+ * it never locks anyone out.
+ */
+const CLAIM_SOCKET_SCRIPT = `
+local now = redis.call('TIME')
+redis.call('ZADD', KEYS[1], tonumber(now[1]) * 1000000 + tonumber(now[2]), ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[2])
+if over <= 0 then return {} end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, over - 1)
+redis.call('ZREM', KEYS[1], unpack(oldest))
+redis.call('PUBLISH', ARGV[4], cjson.encode(oldest))
+return oldest
+`;
+
 type SequencedRedis = Redis & {
   locusPublish(
     seqKey: string,
@@ -62,9 +90,27 @@ type SequencedRedis = Redis & {
     textedCheck: string,
     textedMark: string,
     textedCheckAlso: string,
+    dedupeMode: '' | 'exact',
   ): Promise<number>;
   locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
+  locusClaimSocket(
+    key: string,
+    member: string,
+    cap: number,
+    ttl: number,
+    channel: string,
+  ): Promise<string[]>;
 };
+
+/**
+ * How a fix is deduped: by `key` (a caller, or a caller and source) and capture time; see
+ * `PUBLISH_SCRIPT`. `exact` for a fix whose capture time is ahead of when it can have been taken.
+ */
+export interface Dedupe {
+  key: string;
+  capturedAt: number;
+  exact?: boolean;
+}
 
 /**
  * Dedupe between the page and text messages, by caller and capture second (a text carries its
@@ -105,7 +151,16 @@ export class SessionKeys {
   sessionEnded = () => `${this.prefix}control:session-ended`;
   /** Every instance listens here to close the sockets of callers whose links were revoked. */
   callersRevoked = () => `${this.prefix}control:callers-revoked`;
+  /** Every instance listens here to close the dispatcher sockets of a user who signed out. */
+  usersRevoked = () => `${this.prefix}control:users-revoked`;
+  /** Every instance listens here to close sockets that newer ones with their token replaced. */
+  socketsSuperseded = () => `${this.prefix}control:sockets-superseded`;
+  /** The sockets open with one token, on every instance (by the token's SHA-256, in hex). */
+  tokenSockets = (tokenHashHex: string) => `${this.prefix}token-sockets:{${tokenHashHex}}`;
 }
+
+/** How long a token's list of sockets outlives its last socket opening (the longest token life). */
+const TOKEN_SOCKETS_TTL_SECONDS = 24 * 3600;
 
 export class Sequencer {
   private readonly redis: SequencedRedis;
@@ -117,6 +172,7 @@ export class Sequencer {
   ) {
     redis.defineCommand('locusPublish', { numberOfKeys: 4, lua: PUBLISH_SCRIPT });
     redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
+    redis.defineCommand('locusClaimSocket', { numberOfKeys: 1, lua: CLAIM_SOCKET_SCRIPT });
     this.redis = redis as SequencedRedis;
   }
 
@@ -131,12 +187,30 @@ export class Sequencer {
       await this.redis.publish(this.keys.callersRevoked(), JSON.stringify(callerIds));
   }
 
+  /**
+   * Lists a socket under its token; returns the members beyond `cap` (the oldest), which every
+   * instance has been told to close.
+   */
+  claimSocket(tokenHashHex: string, member: string, cap: number): Promise<string[]> {
+    return this.redis.locusClaimSocket(
+      this.keys.tokenSockets(tokenHashHex),
+      member,
+      cap,
+      TOKEN_SOCKETS_TTL_SECONDS,
+      this.keys.socketsSuperseded(),
+    );
+  }
+
+  async releaseSocket(tokenHashHex: string, member: string): Promise<void> {
+    await this.redis.zrem(this.keys.tokenSockets(tokenHashHex), member);
+  }
+
   /** Returns the seq given to the event, 0 for a duplicate fix, -1 when the counter needs seeding. */
   publish(
     sessionId: string,
     event: SessionEventName,
     bodyJson: string,
-    dedupe?: { key: string; capturedAt: number },
+    dedupe?: Dedupe,
     textMarks?: TextMarks,
   ): Promise<number> {
     const [prefix, suffix] = framePieces(event, bodyJson);
@@ -155,6 +229,7 @@ export class Sequencer {
       textMarks?.check?.[0] ?? '',
       textMarks?.mark ?? '',
       textMarks?.check?.[1] ?? '',
+      dedupe?.exact ? 'exact' : '',
     );
   }
 

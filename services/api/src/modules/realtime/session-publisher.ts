@@ -2,7 +2,7 @@ import type { Location, SessionEventName } from '@locus/contract';
 import type { RealtimeContext } from './context';
 import { locationBody } from './frames';
 import { lastPersistedSeq } from './repo';
-import { textedFixMarks, type TextMarks } from './sequencer';
+import { textedFixMarks, type Dedupe, type TextMarks } from './sequencer';
 
 type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'metrics'>;
 
@@ -16,7 +16,7 @@ export async function sequence(
   sessionId: string,
   event: SessionEventName,
   bodyJson: string,
-  dedupe?: { key: string; capturedAt: number },
+  dedupe?: Dedupe,
   textMarks?: TextMarks,
 ): Promise<number> {
   const seq = await context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks);

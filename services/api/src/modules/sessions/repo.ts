@@ -88,6 +88,64 @@ export async function findGrant(
     : undefined;
 }
 
+export type TokenState = 'live' | 'ended' | 'revoked' | 'expired';
+
+/**
+ * Whether each token still opens its session: `live`, `ended` (the session ended), `revoked`
+ * (revoked, or unknown) or `expired`, by token hash (hex). Asked once more just after a socket
+ * was accepted, because a revocation announced between the first check and the socket being
+ * listed reached no one; and for every socket after a lost subscription.
+ */
+export async function tokenStates(
+  db: Database,
+  hashes: Buffer[],
+): Promise<Map<string, TokenState>> {
+  const states = new Map<string, TokenState>();
+  for (let from = 0; from < hashes.length; from += TOKENS_PER_QUERY) {
+    const rows = await db
+      .selectFrom('connection_tokens as t')
+      .innerJoin('tracking_sessions as s', 's.id', 't.session_id')
+      .select([
+        't.token_hash',
+        's.status',
+        sql<boolean>`t.revoked_at is not null`.as('revoked'),
+        sql<boolean>`t.expires_at <= now()`.as('expired'),
+      ])
+      .where('t.token_hash', 'in', hashes.slice(from, from + TOKENS_PER_QUERY))
+      .execute();
+    for (const row of rows) {
+      const state: TokenState = row.revoked
+        ? 'revoked'
+        : row.status !== 'active'
+          ? 'ended'
+          : row.expired
+            ? 'expired'
+            : 'live';
+      states.set(row.token_hash.toString('hex'), state);
+    }
+  }
+  for (const hash of hashes) {
+    if (!states.has(hash.toString('hex'))) states.set(hash.toString('hex'), 'revoked');
+  }
+  return states;
+}
+
+/** Bounded, so that thousands of sockets never make one statement with too many parameters. */
+const TOKENS_PER_QUERY = 1_000;
+
+/** Revokes every dispatcher socket token of a user that still works; returns how many. */
+export async function revokeDispatcherTokens(db: Database, userId: string): Promise<number> {
+  const result = await db
+    .updateTable('connection_tokens')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'dispatcher')
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function expireToken(db: Database, hash: Buffer): Promise<void> {
   await db
     .updateTable('connection_tokens')

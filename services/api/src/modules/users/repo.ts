@@ -21,7 +21,16 @@ const userColumns = [
 ] as const;
 
 export async function findUser(db: Database, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users as u').select(userColumns).where('u.id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users as u')
+    .select(userColumns)
+    .select(
+      sql<boolean>`(exists (select 1 from user_totp where user_id = u.id and confirmed_at is not null) or exists (select 1 from webauthn_credentials where user_id = u.id))`.as(
+        'mfa_enabled',
+      ),
+    )
+    .where('u.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The user's teams in the order they joined: SPEC.md's "first team" is the first of these. */
@@ -37,6 +46,7 @@ export async function findMemberships(db: Database, userId: string): Promise<Mem
       't.is_coast_guard',
       't.permission_levels',
       't.custom_content',
+      't.require_mfa',
       'm.role',
     ])
     .where('m.user_id', '=', userId)

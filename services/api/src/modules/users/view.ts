@@ -23,6 +23,8 @@ export interface UserRow {
   registration_completed_at: Date | null;
   created_at: Date;
   color_scheme: string;
+  /** An authenticator app is enrolled (only where the current user is loaded). */
+  mfa_enabled?: boolean;
 }
 
 /** One of a user's teams, with the user's role on it; listed in the order they joined. */
@@ -34,6 +36,8 @@ export interface MembershipRow {
   is_coast_guard: boolean;
   permission_levels: string[];
   custom_content: unknown;
+  /** The team requires multi-factor authentication of its members. */
+  require_mfa?: boolean;
   role: string;
 }
 
@@ -83,6 +87,8 @@ export function toCurrentUser(user: UserRow, teams: readonly MembershipRow[]): C
     registrationComplete: user.registration_completed_at !== null,
     // The column is text to Kysely; its check constraint allows only these values.
     colorScheme: ColorScheme.catch('auto').parse(user.color_scheme),
+    mfaEnabled: user.mfa_enabled ?? false,
+    mfaRequired: !user.mfa_enabled && teams.some((team) => team.require_mfa === true),
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { WorkerConfig } from '../../config';
 
@@ -8,7 +8,11 @@ export interface ExportStorage {
   put(key: string, body: string, contentType: string): Promise<void>;
 }
 
-/** The default: files under a directory. Written to a temporary name first, so a file is whole or absent. */
+/**
+ * The default: files under a directory. Written to a temporary name first, so a file is whole or
+ * absent. Exports are callers' movements: only the account the worker runs as may read them
+ * (files 0600, folders 0700), whatever the process's umask.
+ */
 export function localStorage(root: string): ExportStorage {
   const base = resolve(root);
   return {
@@ -16,9 +20,11 @@ export function localStorage(root: string): ExportStorage {
     async put(key, body) {
       const path = join(base, key);
       if (!path.startsWith(`${base}/`)) throw new Error(`storage key escapes the root: ${key}`);
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       const partial = `${path}.partial`;
-      await writeFile(partial, body, 'utf8');
+      await writeFile(partial, body, { encoding: 'utf8', mode: 0o600 });
+      // `mode` applies only to a new file; a rewrite of an older export tightens it too.
+      await chmod(partial, 0o600);
       await rename(partial, path);
     },
   };

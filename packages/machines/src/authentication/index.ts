@@ -1,0 +1,3 @@
+/** Imported on its own by the sign-in form, so that it does not pull in the tracking machines. */
+export * from './events';
+export { authenticationMachine, type AuthenticationContext } from './machine';

@@ -1,0 +1,155 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type {
+  AuthFailure,
+  AuthenticationEvent,
+  Credentials,
+  PasswordOutcome,
+  SecondFactorMethod,
+} from './events';
+
+export interface AuthenticationContext {
+  /** The challenge the password step returned, while the code step is open. */
+  challenge: string | null;
+  methods: SecondFactorMethod[];
+  method: SecondFactorMethod;
+  /** The last refusal, shown by the step it belongs to; cleared by the next attempt. */
+  failure: AuthFailure | null;
+}
+
+const initialContext = (): AuthenticationContext => ({
+  challenge: null,
+  methods: [],
+  method: 'totp',
+  failure: null,
+});
+
+function asFailure(error: unknown): AuthFailure {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const { code, message } = error as { code: unknown; message?: unknown };
+    return {
+      code: typeof code === 'string' ? code : null,
+      message: typeof message === 'string' ? message : '',
+      cause: error,
+    };
+  }
+  return {
+    code: null,
+    message: error instanceof Error ? error.message : String(error),
+    cause: error,
+  };
+}
+
+/** Refusals of the code step that end the challenge: back to the password. */
+const challengeEndingCodes = new Set(['mfa-challenge-expired', 'account-locked']);
+
+/**
+ * Signing in (CJIS advanced authentication): the password, then, when the user has a second
+ * factor, a code from the authenticator app or a recovery code. The effects are provided by the
+ * caller (`provide({ actors })`): the web app calls the API, a test answers as it likes.
+ *
+ *   idle → submittingPassword → signedIn
+ *                             → secondFactor → submittingCode → signedIn
+ *                                                             → secondFactor (wrong code)
+ *                                                             → idle (challenge ended, locked)
+ *                             → idle (wrong password, locked: `failure` says which)
+ */
+export const authenticationMachine = setup({
+  types: {
+    context: {} as AuthenticationContext,
+    events: {} as AuthenticationEvent,
+  },
+  actors: {
+    submitPassword: fromPromise<PasswordOutcome, Credentials>(async () => {
+      throw new Error('submitPassword is provided by the app');
+    }),
+    submitCode: fromPromise<void, { challenge: string; code: string; method: SecondFactorMethod }>(
+      async () => {
+        throw new Error('submitCode is provided by the app');
+      },
+    ),
+  },
+  guards: {
+    needsSecondFactor: (_, outcome: PasswordOutcome) => outcome.kind === 'second-factor',
+    endsChallenge: (_, failure: AuthFailure) =>
+      failure.code !== null && challengeEndingCodes.has(failure.code),
+    offersMethod: ({ context }, method: SecondFactorMethod) => context.methods.includes(method),
+  },
+}).createMachine({
+  id: 'authentication',
+  context: initialContext,
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        SUBMIT_PASSWORD: 'submittingPassword',
+      },
+    },
+    submittingPassword: {
+      entry: assign({ failure: null }),
+      invoke: {
+        src: 'submitPassword',
+        input: ({ event }) => {
+          if (event.type !== 'SUBMIT_PASSWORD') throw new Error(`unexpected ${event.type}`);
+          return event.credentials;
+        },
+        onDone: [
+          {
+            guard: { type: 'needsSecondFactor', params: ({ event }) => event.output },
+            target: 'secondFactor',
+            actions: assign(({ event }) =>
+              event.output.kind === 'second-factor'
+                ? {
+                    challenge: event.output.challenge,
+                    methods: event.output.methods,
+                    method: event.output.methods[0] ?? 'totp',
+                  }
+                : {},
+            ),
+          },
+          { target: 'signedIn' },
+        ],
+        onError: {
+          target: 'idle',
+          actions: assign({ failure: ({ event }) => asFailure(event.error) }),
+        },
+      },
+    },
+    secondFactor: {
+      on: {
+        SUBMIT_CODE: 'submittingCode',
+        CHOOSE_METHOD: {
+          guard: { type: 'offersMethod', params: ({ event }) => event.method },
+          actions: assign({ method: ({ event }) => event.method, failure: null }),
+        },
+        START_OVER: { target: 'idle', actions: assign(initialContext) },
+      },
+    },
+    submittingCode: {
+      entry: assign({ failure: null }),
+      invoke: {
+        src: 'submitCode',
+        input: ({ context, event }) => {
+          if (event.type !== 'SUBMIT_CODE' || context.challenge === null)
+            throw new Error(`unexpected ${event.type}`);
+          return { challenge: context.challenge, code: event.code, method: context.method };
+        },
+        onDone: { target: 'signedIn', actions: assign({ challenge: null }) },
+        onError: [
+          {
+            guard: { type: 'endsChallenge', params: ({ event }) => asFailure(event.error) },
+            target: 'idle',
+            actions: assign(({ event }) => ({
+              ...initialContext(),
+              failure: asFailure(event.error),
+            })),
+          },
+          {
+            target: 'secondFactor',
+            actions: assign({ failure: ({ event }) => asFailure(event.error) }),
+          },
+        ],
+      },
+    },
+    signedIn: { type: 'final' },
+  },
+});

@@ -1,0 +1,102 @@
+import { signInLockout } from '@locus/contract';
+import type { Database } from '@locus/db';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../../http/errors';
+import type { CaptchaVerifier } from '../../platform/captcha/captcha';
+import { recordAudit } from '../audit/repo';
+import type { SignInLockout } from './lockout';
+
+/** With a captcha configured, it is asked for after this many failures (per account or address). */
+export const captchaAfterFailures = 3;
+
+export const accountLocked = () =>
+  new ApiError(
+    401,
+    'account-locked',
+    `Too many failed sign-ins. Try again in ${signInLockout.lockSeconds / 60} minutes.`,
+  );
+
+const captchaRequired = () =>
+  new ApiError(401, 'captcha-required', 'Solve the captcha, then sign in again.');
+
+/** A 429 whose Retry-After header `withRetryAfter` sets. */
+export class RetryLaterError extends ApiError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      429,
+      'rate-limited',
+      `Too many failed sign-ins from your network. Try again in ${retryAfterSeconds} seconds.`,
+    );
+  }
+}
+
+/** Runs a handler's work, adding Retry-After to the answer when it was told to wait. */
+export async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof RetryLaterError)
+      void reply.header('retry-after', String(error.retryAfterSeconds));
+    throw error;
+  }
+}
+
+export interface SignInAttempt {
+  email: string;
+  /** The client's address (as trusted proxies report it). */
+  ip: string;
+  captchaToken?: string | undefined;
+}
+
+/**
+ * Before the password is checked: an address still in its delay waits (429, and the attempt
+ * does not count against the account, so an attacker is slowed before they can lock anyone);
+ * a locked account stays locked; past three failures a configured captcha must be solved.
+ */
+export async function admitSignIn(
+  deps: { lockout: SignInLockout; captcha: CaptchaVerifier },
+  attempt: SignInAttempt,
+): Promise<void> {
+  const { lockout, captcha } = deps;
+  const retryAfter = await lockout.addresses.retryAfterSeconds(attempt.ip);
+  if (retryAfter > 0) throw new RetryLaterError(retryAfter);
+  if (await lockout.isLocked(attempt.email)) throw accountLocked();
+  if (captcha.provider === 'off') return;
+  const [forAccount, fromAddress] = await Promise.all([
+    lockout.failures(attempt.email),
+    lockout.addresses.failures(attempt.ip),
+  ]);
+  if (Math.max(forAccount, fromAddress) < captchaAfterFailures) return;
+  if (!(await captcha.verify(attempt.captchaToken, attempt.ip))) throw captchaRequired();
+}
+
+/**
+ * A wrong password (or an unknown address, counted alike): audited, counted for the address,
+ * its subnet and the account. 'locked' when this failure locked the account.
+ */
+export async function recordSignInFailure(
+  deps: { lockout: SignInLockout; db: Database },
+  attempt: SignInAttempt & { userId: string | null },
+): Promise<'locked' | 'counted'> {
+  const { lockout, db } = deps;
+  await recordAudit(db, {
+    actorUserId: null,
+    action: 'sign-in.failed',
+    subject: attempt.email,
+    detail: { ip: attempt.ip, userId: attempt.userId },
+  });
+  await lockout.addresses.recordFailure(attempt.ip);
+  if (!(await lockout.recordFailure(attempt.email))) return 'counted';
+  await recordAudit(db, {
+    actorUserId: null,
+    action: 'sign-in.locked',
+    subject: attempt.email,
+    detail: {
+      failures: signInLockout.maxFailures,
+      lockSeconds: signInLockout.lockSeconds,
+      userId: attempt.userId,
+      ip: attempt.ip,
+    },
+  });
+  return 'locked';
+}

@@ -1,0 +1,69 @@
+import rateLimit from '@fastify/rate-limit';
+import { mfaContract, signInLockout } from '@locus/contract';
+import type { FastifyInstance } from 'fastify';
+import { DEV_MFA_ENCRYPTION_KEY } from '../../config';
+import { registerContract } from '../../http/contract-routes';
+import { ApiError } from '../../http/errors';
+import type { AppDeps } from '../../platform/deps';
+import { setSessionCookie } from '../auth/cookie';
+import { requireUser } from '../auth/guard';
+import { signInThrottleFromConfig } from '../auth/address-throttle';
+import { SignInLockout } from '../auth/lockout';
+import { withRetryAfter } from '../auth/sign-in-guard';
+import { MfaService } from './service';
+
+/** Enrolment and sign-in's second step, rate-limited per client address like the other auth routes. */
+export async function mfaRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { config } = deps;
+  if (config.NODE_ENV === 'production' && config.MFA_ENCRYPTION_KEY === DEV_MFA_ENCRYPTION_KEY) {
+    deps.log.warn('MFA_ENCRYPTION_KEY is the development default: set a secret of your own');
+  }
+  // The same counts as the password step's (auth/routes.ts): a wrong code is a failed sign-in.
+  const lockout = new SignInLockout(
+    deps.redis,
+    config.REDIS_KEY_PREFIX,
+    signInLockout,
+    signInThrottleFromConfig(config),
+  );
+  const service = new MfaService(deps, lockout);
+  const secureCookie = config.NODE_ENV === 'production';
+
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, {
+      global: true,
+      redis: deps.redis,
+      nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`,
+      max: config.AUTH_RATE_LIMIT_MAX,
+      timeWindow: config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      keyGenerator: (request) => `${request.method}:${request.routeOptions.url}:${request.ip}`,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(429, 'rate-limited', `Too many requests. Try again in ${context.after}.`),
+    });
+
+    registerContract(scope, mfaContract, {
+      signInWithCode: async ({ body }, { request, reply }) => {
+        const token = await withRetryAfter(reply, () =>
+          service.signIn(body, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+        );
+        setSessionCookie(reply, token.token, token.expiresAt, secureCookie);
+        return { status: 200, body: token };
+      },
+      status: async (_input, { request }) => ({
+        status: 200,
+        body: await service.status(await requireUser(request)),
+      }),
+      startTotp: async (_input, { request }) => ({
+        status: 200,
+        body: await service.startTotp(await requireUser(request)),
+      }),
+      confirmTotp: async ({ body }, { request }) => ({
+        status: 200,
+        body: await service.confirmTotp(await requireUser(request), body.code),
+      }),
+      disableTotp: async ({ body }, { request }) => ({
+        status: 200,
+        body: await service.disableTotp(await requireUser(request), body.code),
+      }),
+    });
+  });
+}

@@ -1,0 +1,207 @@
+import {
+  type AuthToken,
+  type MfaChallenge,
+  type MfaMethod,
+  type MfaSignInBody,
+  type MfaStatus,
+  type RecoveryCodes,
+  type TotpEnrolment,
+} from '@locus/contract';
+import type { Database } from '@locus/db';
+import { ApiError } from '../../http/errors';
+import type { AppDeps } from '../../platform/deps';
+import { recordAudit } from '../audit/repo';
+import { startAuthSession, type SessionClient } from '../auth-sessions/start';
+import type { Principal } from '../auth/guard';
+import type { SignInLockout } from '../auth/lockout';
+import { hasPasskey } from '../passkeys/service';
+import { accountLocked, recordSignInFailure, RetryLaterError } from '../auth/sign-in-guard';
+import { MfaChallenges } from './challenges';
+import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
+import {
+  claimTimeStep,
+  countUnusedRecoveryCodes,
+  deleteTotp,
+  findTotp,
+  replaceRecoveryCodes,
+  savePendingTotp,
+  useRecoveryCode,
+} from './repo';
+import { SecretBox } from './secret-box';
+import { checkTotpCode, newTotpSecret } from './totp';
+
+const invalidMfaCode = () =>
+  new ApiError(401, 'invalid-mfa-code', 'That code is not right, or it has been used already.');
+const challengeExpired = () =>
+  new ApiError(
+    401,
+    'mfa-challenge-expired',
+    'This sign-in has expired. Enter your email and password again.',
+  );
+const wrongCode = () =>
+  new ApiError(400, 'invalid-mfa-code', 'That code is not right. Enter the current code.');
+
+/**
+ * Sign-in's challenge for a user who has a second factor, or undefined for a user who has none
+ * (they get a session straight away, as before).
+ */
+export async function mfaChallengeFor(
+  deps: AppDeps,
+  account: { id: string; email: string },
+  staySignedIn: boolean,
+): Promise<MfaChallenge | undefined> {
+  const totp = await findTotp(deps.db, account.id);
+  const methods: MfaMethod[] = totp?.confirmed ? ['totp', 'recovery'] : [];
+  if (await hasPasskey(deps.db, account.id)) methods.push('webauthn');
+  if (methods.length === 0) return undefined;
+  return new MfaChallenges(deps.redis, deps.config.REDIS_KEY_PREFIX).issue(
+    { userId: account.id, email: account.email, staySignedIn },
+    methods,
+  );
+}
+
+/** Authenticator-app enrolment and sign-in's second step (CJIS advanced authentication). */
+export class MfaService {
+  private readonly db: Database;
+  private readonly box: SecretBox;
+  private readonly challenges: MfaChallenges;
+
+  constructor(
+    deps: AppDeps,
+    private readonly lockout: SignInLockout,
+  ) {
+    this.db = deps.db;
+    this.box = new SecretBox(deps.config.MFA_ENCRYPTION_KEY);
+    this.challenges = new MfaChallenges(deps.redis, deps.config.REDIS_KEY_PREFIX);
+  }
+
+  /**
+   * The second step. A wrong code counts toward the account's lockout and the address's
+   * throttle exactly like a wrong password; the right one ends the challenge and starts a
+   * session.
+   */
+  async signIn(body: MfaSignInBody, client: SessionClient & { ip: string }): Promise<AuthToken> {
+    const pending = await this.challenges.find(body.challenge);
+    if (!pending) throw challengeExpired();
+    const retryAfter = await this.lockout.addresses.retryAfterSeconds(client.ip);
+    if (retryAfter > 0) throw new RetryLaterError(retryAfter);
+    if (await this.lockout.isLocked(pending.email)) {
+      await this.challenges.consume(body.challenge);
+      throw accountLocked();
+    }
+    const accepted =
+      body.method === 'recovery'
+        ? await useRecoveryCode(this.db, pending.userId, hashRecoveryCode(body.code))
+        : await this.acceptTotp(pending.userId, body.code, { confirm: false });
+    if (!accepted) {
+      await this.challenges.recordMiss(body.challenge);
+      await recordAudit(this.db, {
+        actorUserId: null,
+        action: 'sign-in.mfa-failed',
+        subject: pending.userId,
+        detail: { method: body.method, ip: client.ip },
+      });
+      const outcome = await recordSignInFailure(
+        { lockout: this.lockout, db: this.db },
+        { email: pending.email, ip: client.ip, userId: pending.userId },
+      );
+      if (outcome === 'locked') {
+        await this.challenges.consume(body.challenge);
+        throw accountLocked();
+      }
+      throw invalidMfaCode();
+    }
+    if (!(await this.challenges.consume(body.challenge))) throw challengeExpired();
+    await this.lockout.clear(pending.email);
+    if (body.method === 'recovery') {
+      await recordAudit(this.db, {
+        actorUserId: pending.userId,
+        action: 'mfa.recovery-used',
+        subject: pending.userId,
+        detail: { left: await countUnusedRecoveryCodes(this.db, pending.userId) },
+      });
+    }
+    return startAuthSession(this.db, {
+      userId: pending.userId,
+      staySignedIn: pending.staySignedIn,
+      client,
+    });
+  }
+
+  async status(principal: Principal): Promise<MfaStatus> {
+    const totp = await findTotp(this.db, principal.userId);
+    return {
+      totp: totp?.confirmed ?? false,
+      recoveryCodesLeft: totp?.confirmed
+        ? await countUnusedRecoveryCodes(this.db, principal.userId)
+        : 0,
+      requiredByTeam: principal.mfaRequiredByTeam,
+    };
+  }
+
+  /** A new secret, shown now and never again; not in force until a code confirms it. */
+  async startTotp(principal: Principal): Promise<TotpEnrolment> {
+    const enrolment = newTotpSecret(principal.email);
+    if (!(await savePendingTotp(this.db, principal.userId, this.box.seal(enrolment.secret)))) {
+      throw new ApiError(
+        409,
+        'conflict',
+        'An authenticator app is already set up. Remove it first to set up another.',
+      );
+    }
+    return enrolment;
+  }
+
+  /** The first right code puts the app in force; the recovery codes are shown once. */
+  async confirmTotp(principal: Principal, code: string): Promise<RecoveryCodes> {
+    const totp = await findTotp(this.db, principal.userId);
+    if (!totp || totp.confirmed)
+      throw new ApiError(409, 'conflict', 'Start setting up an authenticator app first.');
+    if (!(await this.acceptTotp(principal.userId, code, { confirm: true }))) throw wrongCode();
+    const recoveryCodes = newRecoveryCodes();
+    await this.db.transaction().execute(async (trx) => {
+      await replaceRecoveryCodes(trx, principal.userId, recoveryCodes.map(hashRecoveryCode));
+      await recordAudit(trx, {
+        actorUserId: principal.userId,
+        action: 'mfa.enrolled',
+        subject: principal.userId,
+        detail: { method: 'totp' },
+      });
+    });
+    return { recoveryCodes };
+  }
+
+  /** Removing the second factor needs a current code, so a borrowed session cannot do it. */
+  async disableTotp(principal: Principal, code: string): Promise<MfaStatus> {
+    const totp = await findTotp(this.db, principal.userId);
+    if (!totp?.confirmed) throw new ApiError(409, 'conflict', 'No authenticator app is set up.');
+    if (!(await this.acceptTotp(principal.userId, code, { confirm: false }))) throw wrongCode();
+    await this.db.transaction().execute(async (trx) => {
+      await deleteTotp(trx, principal.userId);
+      await recordAudit(trx, {
+        actorUserId: principal.userId,
+        action: 'mfa.disabled',
+        subject: principal.userId,
+        detail: { method: 'totp' },
+      });
+    });
+    return this.status(principal);
+  }
+
+  /** Checks a code and claims its time step, so the same code never works twice. */
+  private async acceptTotp(
+    userId: string,
+    code: string,
+    options: { confirm: boolean },
+  ): Promise<boolean> {
+    const totp = await findTotp(this.db, userId);
+    if (!totp || totp.confirmed === options.confirm) return false;
+    const digits = code.replace(/\s+/g, '');
+    const step = await checkTotpCode(
+      this.box.open(totp.secret_ciphertext),
+      digits,
+      totp.last_time_step,
+    );
+    return step !== undefined && (await claimTimeStep(this.db, userId, step, options));
+  }
+}

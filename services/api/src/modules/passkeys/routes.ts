@@ -1,0 +1,69 @@
+import rateLimit from '@fastify/rate-limit';
+import { passkeysContract, signInLockout } from '@locus/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerContract } from '../../http/contract-routes';
+import { ApiError } from '../../http/errors';
+import type { AppDeps } from '../../platform/deps';
+import { signInThrottleFromConfig } from '../auth/address-throttle';
+import { setSessionCookie } from '../auth/cookie';
+import { requireUser } from '../auth/guard';
+import { SignInLockout } from '../auth/lockout';
+import { withRetryAfter } from '../auth/sign-in-guard';
+import { PasskeyService } from './service';
+
+/** Passkeys in the profile and sign-in's second step with one, rate-limited like the other auth routes. */
+export async function passkeyRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { config } = deps;
+  // The same counts as the password and code steps: a refused passkey is a failed sign-in.
+  const lockout = new SignInLockout(
+    deps.redis,
+    config.REDIS_KEY_PREFIX,
+    signInLockout,
+    signInThrottleFromConfig(config),
+  );
+  const service = new PasskeyService(deps, lockout);
+  const secureCookie = config.NODE_ENV === 'production';
+
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, {
+      global: true,
+      redis: deps.redis,
+      nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`,
+      max: config.AUTH_RATE_LIMIT_MAX,
+      timeWindow: config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      keyGenerator: (request) => `${request.method}:${request.routeOptions.url}:${request.ip}`,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(429, 'rate-limited', `Too many requests. Try again in ${context.after}.`),
+    });
+
+    registerContract(scope, passkeysContract, {
+      list: async (_input, { request }) => ({
+        status: 200,
+        body: await service.list(await requireUser(request)),
+      }),
+      registrationOptions: async (_input, { request }) => ({
+        status: 200,
+        body: await service.registrationOptions(await requireUser(request)),
+      }),
+      add: async ({ body }, { request }) => ({
+        status: 201,
+        body: await service.add(await requireUser(request), body),
+      }),
+      remove: async ({ params }, { request }) => {
+        await service.remove(await requireUser(request), params.id);
+        return { status: 204, body: undefined };
+      },
+      signInOptions: async ({ body }) => ({
+        status: 200,
+        body: await service.signInOptions(body.challenge),
+      }),
+      signIn: async ({ body }, { request, reply }) => {
+        const token = await withRetryAfter(reply, () =>
+          service.signIn(body, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+        );
+        setSessionCookie(reply, token.token, token.expiresAt, secureCookie);
+        return { status: 200, body: token };
+      },
+    });
+  });
+}

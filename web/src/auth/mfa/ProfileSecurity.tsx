@@ -1,0 +1,19 @@
+import { Divider, Stack } from '@mantine/core';
+import { SessionsSection } from './SessionsSection';
+import { TwoStepSection } from './TwoStepSection';
+
+/**
+ * The profile's security part: two-step sign-in and the active sessions. Its own chunk (with
+ * the QR code library loaded only when enrolment starts), so no page pays for it until the
+ * profile opens.
+ */
+export default function ProfileSecurity() {
+  return (
+    <Stack mt="lg">
+      <Divider />
+      <TwoStepSection />
+      <Divider />
+      <SessionsSection />
+    </Stack>
+  );
+}

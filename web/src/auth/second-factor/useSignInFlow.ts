@@ -1,0 +1,73 @@
+import {
+  authenticationMachine,
+  type Credentials,
+  type SecondFactorMethod,
+} from '@locus/machines/authentication';
+import { useMachine } from '@xstate/react';
+import { useEffect, useRef } from 'react';
+import { fromPromise } from 'xstate';
+import { signIn, signInWithCode } from '../../app/auth';
+
+const signInMachine = authenticationMachine.provide({
+  actors: {
+    submitPassword: fromPromise(({ input }: { input: Credentials }) => signIn(input)),
+    submitCode: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { challenge: string; code: string; method: SecondFactorMethod };
+      }) => {
+        await signInWithCode(input);
+      },
+    ),
+  },
+});
+
+/** The code step's view of the flow, while it is open. */
+export interface SecondFactorFlow {
+  method: SecondFactorMethod;
+  methods: SecondFactorMethod[];
+  isPending: boolean;
+  /** What refused the last code (the API error), if it was refused. */
+  error: unknown;
+  submit(code: string): void;
+  chooseMethod(method: SecondFactorMethod): void;
+  startOver(): void;
+}
+
+/**
+ * The sign-in form's two steps, driven by the authentication machine. The password step keeps
+ * the shape of a TanStack mutation (`mutate`, `isPending`, `isError`, `error`) so the form reads
+ * as before; `secondFactor` is set while a code is asked for.
+ */
+export function useSignInFlow(onSignedIn: () => void) {
+  const [snapshot, send] = useMachine(signInMachine);
+  const signedIn = useRef(onSignedIn);
+  signedIn.current = onSignedIn;
+  const done = snapshot.status === 'done';
+  useEffect(() => {
+    if (done) signedIn.current();
+  }, [done]);
+
+  const { failure, method, methods } = snapshot.context;
+  const onPasswordStep = snapshot.matches('idle') || snapshot.matches('submittingPassword');
+  const codeStep = snapshot.matches('secondFactor') || snapshot.matches('submittingCode');
+  const secondFactor: SecondFactorFlow | null = codeStep
+    ? {
+        method,
+        methods,
+        isPending: snapshot.matches('submittingCode'),
+        error: failure?.cause ?? null,
+        submit: (code) => send({ type: 'SUBMIT_CODE', code }),
+        chooseMethod: (next) => send({ type: 'CHOOSE_METHOD', method: next }),
+        startOver: () => send({ type: 'START_OVER' }),
+      }
+    : null;
+  return {
+    mutate: (credentials: Credentials) => send({ type: 'SUBMIT_PASSWORD', credentials }),
+    isPending: snapshot.matches('submittingPassword') || done,
+    isError: onPasswordStep && failure !== null,
+    error: onPasswordStep ? (failure?.cause ?? null) : null,
+    secondFactor,
+  };
+}
