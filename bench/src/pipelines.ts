@@ -58,6 +58,7 @@ const locus: Pipeline = {
     REDIS_URL: requireEnv('REDIS_URL'),
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    MFA_ENCRYPTION_KEY: 'bench-only-mfa-encryption-key',
     REDIS_KEY_PREFIX: `bench:${runId}:`,
   }),
   prepare: async (count) => {

@@ -94,7 +94,11 @@ describe('in production', () => {
     production = await startApi({
       databaseUrl: database.url,
       redisPrefix: testRedisPrefix(),
-      env: { NODE_ENV: 'production', AUTH_RATE_LIMIT_MAX: '1000' },
+      env: {
+        NODE_ENV: 'production',
+        MFA_ENCRYPTION_KEY: 'test-only-mfa-encryption-key',
+        AUTH_RATE_LIMIT_MAX: '1000',
+      },
     });
   });
 

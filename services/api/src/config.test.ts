@@ -26,6 +26,17 @@ describe('parseConfig', () => {
     expect(publicUrl(config)).toBe('http://localhost:3000');
   });
 
+  it('refuses the development MFA key in production, and accepts an own one', () => {
+    expect(() => parseConfig({ ...minimal, NODE_ENV: 'production' })).toThrow(
+      /MFA_ENCRYPTION_KEY: set a secret of your own in production/,
+    );
+    const own = 'a-secret-of-our-own-2026';
+    expect(
+      parseConfig({ ...minimal, NODE_ENV: 'production', MFA_ENCRYPTION_KEY: own })
+        .MFA_ENCRYPTION_KEY,
+    ).toBe(own);
+  });
+
   it('names every bad or missing setting', () => {
     expect(() => parseConfig({ PORT: 'eighty' })).toThrow(
       /DATABASE_URL[\s\S]*REDIS_URL|REDIS_URL[\s\S]*DATABASE_URL/,

@@ -87,7 +87,7 @@ export const ApiConfig = z.object({
   PASSWORD_RESET_TTL_SECONDS: int(3600),
   /**
    * Encrypts authenticator-app secrets at rest (AES-256-GCM; the key is the SHA-256 of this
-   * text). The default is for development only: in production the API warns at boot.
+   * text). The default is for development only: in production the API refuses to start with it.
    */
   MFA_ENCRYPTION_KEY: z.string().min(16).default(DEV_MFA_ENCRYPTION_KEY),
   /** The WebAuthn relying party's id (a domain, no scheme or port); default: PUBLIC_URL's host. */
@@ -223,6 +223,9 @@ function isRegExp(pattern: string): boolean {
 /** Settings that only make sense together (kept out of the schema so its shape stays listable). */
 function crossChecks(config: ApiConfig): string[] {
   const problems: string[] = [];
+  // A key everyone can read in this repository protects nobody's authenticator secrets.
+  if (config.NODE_ENV === 'production' && config.MFA_ENCRYPTION_KEY === DEV_MFA_ENCRYPTION_KEY)
+    problems.push('  MFA_ENCRYPTION_KEY: set a secret of your own in production');
   if (config.CAPTCHA_PROVIDER !== 'off') {
     if (!config.CAPTCHA_SITE_KEY) problems.push('  CAPTCHA_SITE_KEY: required with a captcha');
     if (!config.CAPTCHA_SECRET_KEY) problems.push('  CAPTCHA_SECRET_KEY: required with a captcha');

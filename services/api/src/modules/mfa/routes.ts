@@ -1,7 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { mfaContract, signInLockout } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
-import { DEV_MFA_ENCRYPTION_KEY } from '../../config';
 import { registerContract } from '../../http/contract-routes';
 import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
@@ -15,9 +14,6 @@ import { MfaService } from './service';
 /** Enrolment and sign-in's second step, rate-limited per client address like the other auth routes. */
 export async function mfaRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config } = deps;
-  if (config.NODE_ENV === 'production' && config.MFA_ENCRYPTION_KEY === DEV_MFA_ENCRYPTION_KEY) {
-    deps.log.warn('MFA_ENCRYPTION_KEY is the development default: set a secret of your own');
-  }
   // The same counts as the password step's (auth/routes.ts): a wrong code is a failed sign-in.
   const lockout = new SignInLockout(
     deps.redis,
