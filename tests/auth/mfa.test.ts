@@ -45,7 +45,7 @@ async function enrol(email: string): Promise<{ secret: string; recoveryCodes: st
     stack.api,
     'POST',
     '/api/v1/auth/mfa/totp',
-    { token },
+    { token, body: { password: DEMO_PASSWORD } },
   );
   expect(started.status).toBe(200);
   const confirmed = await call<{ recoveryCodes: string[] }>(
@@ -78,7 +78,7 @@ describe('enrolling an authenticator app', () => {
       stack.api,
       'POST',
       '/api/v1/auth/mfa/totp',
-      { token },
+      { token, body: { password: DEMO_PASSWORD } },
     );
     expect(started.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(started.body.uri).toContain(`secret=${started.body.secret}`);
@@ -104,11 +104,17 @@ describe('enrolling an authenticator app', () => {
     );
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.recoveryCodes).toHaveLength(10);
+    // Four groups of five from 31 characters: about 99 bits, still typeable from paper.
+    for (const code of confirmed.body.recoveryCodes)
+      expect(code).toMatch(/^[a-hjkmnp-z2-9]{5}(-[a-hjkmnp-z2-9]{5}){3}$/);
     Object.assign(enrolled, { token, secret: started.body.secret });
     expect(new Set(confirmed.body.recoveryCodes).size).toBe(10);
 
     // The secret is never handed out again, and a second app cannot replace the first.
-    const again = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp', { token });
+    const again = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp', {
+      token,
+      body: { password: DEMO_PASSWORD },
+    });
     expect(again.status).toBe(409);
     const status = await call(stack.api, 'GET', '/api/v1/auth/mfa', { token });
     expect(status.body).toEqual({ totp: true, recoveryCodesLeft: 10, requiredByTeam: false });
@@ -196,6 +202,41 @@ describe('signing in with a second factor', () => {
     expect(status.body).toMatchObject({ recoveryCodesLeft: 8 });
     const me = await call<{ id: string }>(stack.api, 'GET', '/api/v1/auth/current-user', { token });
     expect(await auditActions(me.body.id)).toContain('mfa.recovery-used');
+    // Only the key-holder can check a code: the database holds a keyed hash, not a plain SHA-256.
+    const { createHash } = await import('node:crypto');
+    const stored = await stack.database.db
+      .selectFrom('mfa_recovery_codes')
+      .select('code_hash')
+      .where('user_id', '=', me.body.id)
+      .execute();
+    const plain = createHash('sha256').update(code.replace(/-/g, '')).digest();
+    expect(stored.some((row) => Buffer.from(row.code_hash).equals(plain))).toBe(false);
+  });
+
+  it('evaluates at most five codes of a challenge, however many are sent at once', async () => {
+    const { challenge } = (await passwordStep(email)).body;
+    const current = new Set(await Promise.all([-1, 0, 1].map((steps) => codeFor(secret, steps))));
+    const wrong = ['000000', '111111', '222222', '333333'].find((code) => !current.has(code))!;
+    const user = await stack.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const failedBefore = (await auditActions(user.id)).filter(
+      (action) => action === 'sign-in.mfa-failed',
+    ).length;
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => codeStep(challenge, wrong)));
+    const errors = answers.map((answer) => (answer.body as { error?: string }).error);
+    const evaluated = errors.filter((error) => error !== 'mfa-challenge-expired');
+    expect(evaluated.length).toBeLessThanOrEqual(5);
+    expect(evaluated.length).toBeGreaterThan(0);
+    const failedAfter = (await auditActions(user.id)).filter(
+      (action) => action === 'sign-in.mfa-failed',
+    ).length;
+    expect(failedAfter - failedBefore).toBeLessThanOrEqual(5);
+    // Five failures lock the account, as wrong passwords do.
+    expect((await passwordStep(email)).body).toMatchObject({ error: 'account-locked' });
   });
 });
 
@@ -294,6 +335,7 @@ describe("a team's requirement", () => {
     // Enrolment is what still works; then the console does.
     const started = await call<{ secret: string }>(stack.api, 'POST', '/api/v1/auth/mfa/totp', {
       token: member,
+      body: { password: DEMO_PASSWORD },
     });
     await call(stack.api, 'POST', '/api/v1/auth/mfa/totp/confirm', {
       token: member,
@@ -303,5 +345,146 @@ describe("a team's requirement", () => {
     expect(after.body).toMatchObject({ mfaEnabled: true, mfaRequired: false });
     const teamsAnswer = await call(stack.api, 'GET', '/api/v1/auth/mfa', { token: member });
     expect(teamsAnswer.body).toMatchObject({ requiredByTeam: true });
+  });
+});
+
+describe("a team's requirement is met by the session, not the user", () => {
+  const email = 'teamadmin@demo-county.test';
+  let secret: string;
+  let current: string;
+
+  it('refuses a password-only session from before enrolment, and any that never passed a step', async () => {
+    const older = await signIn(stack.api, email);
+    current = await signIn(stack.api, email);
+    const started = await call<{ secret: string }>(stack.api, 'POST', '/api/v1/auth/mfa/totp', {
+      token: current,
+      body: { password: DEMO_PASSWORD },
+    });
+    expect(started.status).toBe(200);
+    secret = started.body.secret;
+    const confirmed = await call<{ recoveryCodes: string[] }>(
+      stack.api,
+      'POST',
+      '/api/v1/auth/mfa/totp/confirm',
+      {
+        token: current,
+        body: { code: await codeFor(secret) },
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    const team = await stack.database.db
+      .selectFrom('teams')
+      .select('id')
+      .where('team_name', '=', 'Demo County 911')
+      .executeTakeFirstOrThrow();
+    const set = await call(stack.api, 'PATCH', `/api/v1/teams/${team.id}/security`, {
+      token: current,
+      body: { requireMfa: true },
+    });
+    expect(set.status).toBe(200);
+
+    const locate = (token: string) =>
+      call(stack.api, 'POST', '/api/v1/location/start-stream', {
+        token,
+        body: { phoneNumber: '+12025550123' },
+      });
+    // The older, password-only session: ended at enrolment, and it could not locate anyway.
+    const fromOlder = await locate(older);
+    expect([401, 403]).toContain(fromOlder.status);
+    expect(['unauthorized', 'mfa-required']).toContain((fromOlder.body as { error: string }).error);
+    // The session the app was enrolled on works.
+    expect((await locate(current)).status).toBe(200);
+
+    // A fresh sign-in with the code works.
+    const challenge = (await passwordStep(email)).body.challenge;
+    const fresh = await codeStep(challenge, await codeFor(secret, 1));
+    expect(fresh.status).toBe(200);
+    expect((await locate(fresh.body.token)).status).toBe(200);
+
+    // A session that never passed a second step (such as one from before this rule) is refused
+    // with mfa-required, though the user has a factor, and the console is told to ask for it.
+    const again = await codeStep(
+      (await passwordStep(email)).body.challenge,
+      confirmed.body.recoveryCodes[0]!,
+      'recovery',
+    );
+    expect(again.status).toBe(200);
+    const newest = await stack.database.db
+      .selectFrom('auth_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select('s.id')
+      .where('u.email', '=', email)
+      .orderBy('s.created_at', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    await stack.database.db
+      .updateTable('auth_sessions')
+      .set({ mfa_verified_at: null })
+      .where('id', '=', newest.id)
+      .execute();
+    const refused = await locate(again.body.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'mfa-required' });
+    const me = await call(stack.api, 'GET', '/api/v1/auth/current-user', {
+      token: again.body.token,
+    });
+    expect(me.body).toMatchObject({ mfaEnabled: true, mfaRequired: true });
+  });
+
+  it('counts wrong codes given to turn the app off as failed sign-ins', async () => {
+    const now = new Set(await Promise.all([-1, 0, 1, 2, 3].map((steps) => codeFor(secret, steps))));
+    const wrong = ['000000', '111111', '222222', '333333', '444444', '555555', '666666'].find(
+      (code) => !now.has(code),
+    )!;
+    const answers = [];
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      answers.push(
+        await call(stack.api, 'POST', '/api/v1/auth/mfa/totp/disable', {
+          token: current,
+          body: { code: wrong },
+        }),
+      );
+    }
+    expect(answers[0]?.body).toMatchObject({ error: 'invalid-mfa-code' });
+    expect(answers[4]?.status).toBe(401);
+    expect(answers[4]?.body).toMatchObject({ error: 'account-locked' });
+    // Locked: sign-in is refused, and so is another try at turning the app off.
+    expect((await passwordStep(email)).body).toMatchObject({ error: 'account-locked' });
+    const whileLocked = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp/disable', {
+      token: current,
+      body: { code: await codeFor(secret, 3) },
+    });
+    expect(whileLocked.body).toMatchObject({ error: 'account-locked' });
+    expect(
+      (await call(stack.api, 'GET', '/api/v1/auth/mfa', { token: current })).body,
+    ).toMatchObject({ totp: true });
+  });
+});
+
+describe('starting enrolment', () => {
+  it('needs the current password, and wrong ones count toward the account lockout', async () => {
+    const email = 'owner@locus.test';
+    const token = await signIn(stack.api, email);
+    const withoutPassword = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp', { token });
+    expect(withoutPassword.status).toBe(400);
+    const answers = [];
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      answers.push(
+        await call(stack.api, 'POST', '/api/v1/auth/mfa/totp', {
+          token,
+          body: { password: 'not the password' },
+        }),
+      );
+    }
+    expect(answers[0]?.status).toBe(401);
+    expect(answers[0]?.body).toMatchObject({ error: 'invalid-credentials' });
+    expect(answers.some((answer) => 'secret' in (answer.body as object))).toBe(false);
+    // The fifth wrong password locked the account.
+    expect((await passwordStep(email)).body).toMatchObject({ error: 'account-locked' });
+    const right = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp', {
+      token,
+      body: { password: DEMO_PASSWORD },
+    });
+    expect(right.body).toMatchObject({ error: 'account-locked' });
   });
 });

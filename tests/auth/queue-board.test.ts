@@ -85,6 +85,46 @@ describe('the queue board', () => {
     expect(out.headers.get('set-cookie')).toMatch(/locus_session=;.*Path=\/admin\/queues/i);
     expect((await board(cookie)).status).toBe(401);
   });
+
+  it("holds a session to its team's MFA requirement, as the console's routes do", async () => {
+    const { cookie } = await signInCookie(api, 'owner@locus.test');
+    const platformTeam = database.db.updateTable('teams').where('is_platform_owner', '=', true);
+    await platformTeam.set({ require_mfa: true }).execute();
+    try {
+      const response = await board(cookie);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toMatchObject({ error: 'mfa-required' });
+    } finally {
+      await platformTeam.set({ require_mfa: false }).execute();
+    }
+  });
+
+  it('ends a session idle past the configured timeout, as the bearer token does', async () => {
+    const shortIdle = await startApi({
+      databaseUrl: database.url,
+      redisPrefix: testRedisPrefix(),
+      env: { AUTH_RATE_LIMIT_MAX: '1000', SESSION_IDLE_TIMEOUT_SECONDS: '600' },
+    });
+    try {
+      const { token, cookie } = await signInCookie(shortIdle, 'owner@locus.test');
+      // Twenty minutes without activity: past this deployment's ten, within the default thirty.
+      await database.db
+        .updateTable('auth_sessions')
+        .set({ last_active_at: new Date(Date.now() - 20 * 60_000) })
+        .where('user_id', 'in', (eb) =>
+          eb.selectFrom('users').select('id').where('email', '=', 'owner@locus.test'),
+        )
+        .where('revoked_at', 'is', null)
+        .execute();
+      const response = await fetch(`${shortIdle.url}/admin/queues`, { headers: { cookie } });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: 'session-expired' });
+      const bearer = await call(shortIdle, 'GET', '/api/v1/auth/current-user', { token });
+      expect(bearer.status).toBe(401);
+    } finally {
+      await shortIdle.close();
+    }
+  });
 });
 
 describe('in production', () => {

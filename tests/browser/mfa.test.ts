@@ -37,6 +37,8 @@ describe('two-step sign-in with an authenticator app', { timeout: 120_000 }, () 
     await profile.getByRole('heading', { name: 'Active sessions' }).waitFor();
     await profile.getByText('This session').waitFor();
 
+    // Enrolment asks for the password again: a session left open cannot add its own app.
+    await profile.getByLabel('Your password').fill(DEMO_PASSWORD);
     await setUp.click();
     await profile.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     const secret = await profile.getByLabel('Setup key').inputValue();
@@ -107,6 +109,7 @@ describe('two-step sign-in with an authenticator app', { timeout: 120_000 }, () 
     await expectAccessibleOnceShown(page, setUp, 'team requires two-step sign-in');
     expect(await page.getByRole('button', { name: /user menu/i }).count()).toBe(0);
 
+    await page.getByLabel('Your password').fill(DEMO_PASSWORD);
     await setUp.click();
     const secret = await page.getByLabel('Setup key').inputValue();
     await page.getByLabel('Code from the app').fill(await codeFor(secret));

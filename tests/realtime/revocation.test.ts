@@ -1,6 +1,7 @@
 import { openSession } from '@locus/api';
 import { closeCodes } from '@locus/contract';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -105,7 +106,7 @@ async function expectNoFurtherFix(
 }
 
 describe('signing out', () => {
-  it("closes the user's dispatcher sockets on every instance within a second, and their tokens no longer open one", async () => {
+  it('closes the dispatcher sockets of that sign-in on every instance within a second, and their tokens no longer open one', async () => {
     const authToken = await signIn(stack.api, dispatcherEmail);
     const live = await liveSession(authToken, unknownNumber);
     // A second session of the same user, on its own socket: sign-out ends them all.
@@ -147,6 +148,135 @@ describe('signing out', () => {
     expect(live.caller.closeCode).toBeUndefined();
     for (const socket of [live.caller, second.caller, bystander.caller, bystander.dispatcher])
       await socket.close();
+  });
+});
+
+/** The auth session id of the sign-in holding `token` (as the profile's list names it). */
+async function sessionIdOf(token: string): Promise<string> {
+  const listed = await call<{ id: string; current: boolean }[]>(
+    stack.api,
+    'GET',
+    '/api/v1/auth/sessions',
+    { token },
+  );
+  const current = listed.body.find((session) => session.current);
+  if (!current) throw new Error('no current session listed');
+  return current.id;
+}
+
+/** The console keeps its socket: a fix the caller sends still reaches it. */
+async function expectStillLive(live: Awaited<ReturnType<typeof liveSession>>): Promise<void> {
+  const before = live.dispatcher.countOf('new-location-available');
+  await live.sendFix();
+  const outcome = await Promise.race([
+    live.dispatcher.count('new-location-available', before + 1).then(() => 'received'),
+    live.dispatcher.closed().then((code) => `closed with ${code}`),
+  ]);
+  expect(outcome).toBe('received');
+  expect(live.dispatcher.closeCode).toBeUndefined();
+}
+
+async function closeAll(...lives: Awaited<ReturnType<typeof liveSession>>[]): Promise<void> {
+  for (const live of lives) {
+    await live.caller.close();
+    if (live.dispatcher.closeCode === undefined) await live.dispatcher.close();
+  }
+}
+
+// One dispatcher signed in on two consoles: what ends one console's sign-in ends its sockets,
+// and the other console's live map keeps going.
+describe('one user signed in on two consoles', () => {
+  it("signing out of console B closes B's socket within a second; console A keeps receiving fixes", async () => {
+    const consoleA = await signIn(stack.api, dispatcherEmail);
+    const consoleB = await signIn(stack.api, dispatcherEmail);
+    const onA = await liveSession(consoleA, '+12025550170');
+    const onB = await liveSession(consoleB, '+12025550171');
+
+    const signedOut = await call(stack.api, 'POST', '/api/v1/auth/sign-out', {
+      token: consoleB,
+      body: {},
+    });
+    expect(signedOut.status).toBeLessThan(300);
+    expect(await closedWithin(onB.dispatcher, 1_000)).toBe(closeCodes.invalidToken);
+    expect(onB.dispatcher.of('error').at(-1)!.data.message).toMatch(/signed out/i);
+    await expectRefused(onB.request);
+
+    await expectStillLive(onA);
+    // A's token still opens a socket, and A can still rejoin.
+    const again = await joinOnB(onA.request);
+    expect(again.closeCode).toBeUndefined();
+    await again.close();
+    const rejoin = await call(stack.api, 'GET', '/api/v1/location/active-session', {
+      token: consoleA,
+    });
+    expect(rejoin.status).toBe(200);
+    await closeAll(onA, onB);
+  });
+
+  it('"sign out other sessions" on console A closes B\'s socket, not A\'s own', async () => {
+    const consoleA = await signIn(stack.api, dispatcherEmail);
+    const consoleB = await signIn(stack.api, dispatcherEmail);
+    const onA = await liveSession(consoleA, '+12025550172');
+    const onB = await liveSession(consoleB, '+12025550173');
+
+    const signedOut = await call(stack.api, 'POST', '/api/v1/auth/sessions/sign-out-others', {
+      token: consoleA,
+    });
+    expect(signedOut.status).toBe(200);
+    expect(await closedWithin(onB.dispatcher, 1_000)).toBe(closeCodes.invalidToken);
+    expect(onB.dispatcher.of('error').at(-1)!.data.message).toMatch(/sessions were signed out/i);
+    await expectRefused(onB.request);
+
+    await expectStillLive(onA);
+    await closeAll(onA, onB);
+  });
+
+  it("an idle expiry on the server closes that console's socket within a second, not the other's", async () => {
+    const consoleA = await signIn(stack.api, dispatcherEmail);
+    const consoleB = await signIn(stack.api, dispatcherEmail);
+    const onA = await liveSession(consoleA, '+12025550174');
+    const onB = await liveSession(consoleB, '+12025550175');
+    // B was left alone for 32 minutes (instead of waiting half an hour).
+    await stack.database.db
+      .updateTable('auth_sessions')
+      .set({ last_active_at: sql<Date>`now() - interval '32 minutes'` })
+      .where('id', '=', await sessionIdOf(consoleB))
+      .execute();
+
+    const expired = await call(stack.api, 'GET', '/api/v1/auth/current-user', { token: consoleB });
+    expect(expired.status).toBe(401);
+    expect(expired.body).toMatchObject({ error: 'session-expired' });
+    expect(await closedWithin(onB.dispatcher, 1_000)).toBe(closeCodes.invalidToken);
+    expect(onB.dispatcher.of('error').at(-1)!.data.message).toMatch(/inactivity/i);
+    await expectRefused(onB.request);
+
+    await expectStillLive(onA);
+    await closeAll(onA, onB);
+  });
+
+  it('a start-stream whose sign-in was signed out meanwhile is refused and leaves no token', async () => {
+    const token = await signIn(stack.api, dispatcherEmail);
+    const me = await call<{ id: string }>(stack.api, 'GET', '/api/v1/auth/current-user', {
+      token,
+    });
+    const authSessionId = await sessionIdOf(token);
+    // The request authenticated; the sign-out commits before its token is written.
+    await call(stack.api, 'POST', '/api/v1/auth/sign-out', { token, body: {} });
+    const phoneNumber = '+12025550176';
+    await expect(
+      openSession(stack.database.db, {
+        createdBy: me.body.id,
+        authSessionId,
+        callers: [{ phoneNumber }],
+        withCallerTokens: false,
+      }),
+    ).rejects.toMatchObject({ status: 401 });
+    const left = await stack.database.db
+      .selectFrom('session_callers')
+      .select('id')
+      .where('phone_number', '=', phoneNumber)
+      .execute();
+    expect(left).toEqual([]);
   });
 });
 

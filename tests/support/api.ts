@@ -37,6 +37,7 @@ export async function startApi(options: {
     // Every test signs in from 127.0.0.1, often with wrong passwords on purpose; the address
     // throttle has its own test (tests/auth/lockout-by-address.test.ts).
     SIGN_IN_FAILURES_PER_ADDRESS: '1000',
+    SIGN_IN_ACCOUNTS_PER_ADDRESS: '1000',
     SIGN_IN_FAILURES_PER_SUBNET: '1000',
     ...options.env,
   });

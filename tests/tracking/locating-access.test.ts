@@ -184,6 +184,61 @@ describe('an account whose only team is inactive', () => {
   });
 });
 
+describe('the call lists of a deactivated team', () => {
+  it('are neither read nor changed by its admin, even one still on an active team', async () => {
+    const closed = await newTeam('Disbanded County', true);
+    const list = await db()
+      .insertInto('call_lists')
+      .values({ team_id: closed, name: 'Night shift' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const stored = '+12025550176';
+    await db()
+      .insertInto('call_list_numbers')
+      .values({ call_list_id: list.id, phone_number: stored, label: 'Ana' })
+      .execute();
+    // On Demo County (so it still may locate) and admin of the team about to be deactivated.
+    const admin = await account({ teams: [await demoCountyId()] });
+    await db()
+      .insertInto('team_members')
+      .values({ team_id: closed, user_id: admin.id, role: 'admin' })
+      .execute();
+    const numbers = await call(stack.api, 'GET', `/api/v1/call-list/numbers/${list.id}`, {
+      token: admin.token,
+    });
+    expect(numbers.status).toBe(200);
+
+    await db().updateTable('teams').set({ is_active: false }).where('id', '=', closed).execute();
+    const base = '/api/v1/call-list';
+    const requests = [
+      ['GET', `${base}/numbers/${list.id}`, undefined],
+      ['GET', `${base}/get-team-numbers/${list.id}`, undefined],
+      ['GET', `${base}/get-call-list-team/${list.id}`, undefined],
+      ['GET', `${base}/get-team-cl-users/${list.id}`, undefined],
+      ['GET', `${base}/get-team-call-lists/${closed}`, undefined],
+      ['POST', `${base}/add-new-user/${list.id}`, { phoneNumber: '+12025550175' }],
+      ['PUT', `${base}/remove-numbers/${list.id}`, { phoneNumbers: [stored] }],
+      ['PUT', `${base}/rename/${list.id}`, { callListName: 'Renamed' }],
+      ['PUT', `${base}/remove-call-list-team/${list.id}`, undefined],
+      ['POST', `${base}/create-call-list/${closed}`, { callListName: 'Another' }],
+    ] as const;
+    for (const [method, path, body] of requests) {
+      const answer = await call(stack.api, method, path, { token: admin.token, body });
+      expect(answer.status, path).toBe(403);
+      expect(answer.body, path).toMatchObject({ error: 'no-active-team' });
+    }
+    const found = await call<unknown[]>(stack.api, 'GET', `${base}/search?search=night`, {
+      token: admin.token,
+    });
+    expect(found.body).toEqual([]);
+    // Nothing changed, and a platform admin still reads the list.
+    const owner = await signIn(stack.api, 'owner@locus.test');
+    const kept = await call(stack.api, 'GET', `${base}/numbers/${list.id}`, { token: owner });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toEqual([{ phoneNumber: stored, label: 'Ana' }]);
+  });
+});
+
 describe('a member of an active team', () => {
   it('locates for its active team, even when the first team it joined is inactive', async () => {
     const demoCounty = await demoCountyId();

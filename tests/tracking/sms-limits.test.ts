@@ -124,11 +124,23 @@ describe('numbers that cannot receive texts', () => {
 
 // Demo County: 3 texts per dispatcher, 5 for the whole team.
 describe('the per-user and per-team limits', () => {
-  it('answers the 4th text of one dispatcher 429 with Retry-After, and sends it nowhere', async () => {
+  it('does not count texts to a number that replied STOP: the dispatcher still sends their 3', async () => {
+    const stopped = '+12025550180';
+    await stack.database.db.insertInto('sms_opt_outs').values({ phone_number: stopped }).execute();
+    // More refusals than the whole allowance: none of them was sent, so none of them counts.
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      const { answer } = await textLink(dispatcher, stopped);
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({ error: 'sms-opted-out' });
+    }
+    expect(await textsTo(stopped)).toBe(0);
     for (const number of ['+12025550181', '+12025550182', '+12025550183']) {
       const { answer } = await textLink(dispatcher, number);
       expect(answer.status, number).toBe(200);
     }
+  });
+
+  it('answers the 4th text of one dispatcher 429 with Retry-After, and sends it nowhere', async () => {
     const { session, answer } = await textLink(dispatcher, '+12025550184');
     expect(answer.status).toBe(429);
     expect(answer.body).toMatchObject({

@@ -193,7 +193,10 @@ export const CurrentUser = z.object({
   colorScheme: ColorScheme.default('auto'),
   /** An authenticator app is enrolled. */
   mfaEnabled: z.boolean().default(false),
-  /** A team of the user requires multi-factor authentication and none is enrolled yet. */
+  /**
+   * A team of the user requires multi-factor authentication and this session has not passed a
+   * second step: with `mfaEnabled`, the user signs in again; without, they enrol first.
+   */
   mfaRequired: z.boolean().default(false),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;

@@ -24,7 +24,8 @@ export const callListLimits = {
 const ACCESS =
   'Members of the list’s team may read; admins of that team and platform admins may change it. ' +
   'A list (or team) the caller cannot see answers 404 `not-found`; a member who is not an admin ' +
-  'changing it gets 403 `forbidden`.';
+  'changing it gets 403 `forbidden`; the lists of a deactivated team answer its members 403 ' +
+  '`no-active-team`.';
 
 /** SPEC.md §3 "Call list": `id`, `callListName`, plus its team and how many numbers it holds. */
 export const CallList = z.object({

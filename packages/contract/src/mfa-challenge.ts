@@ -19,5 +19,5 @@ export const MfaChallenge = z.object({
 });
 export type MfaChallenge = z.infer<typeof MfaChallenge>;
 
-/** A challenge lasts five minutes and takes at most five wrong codes. */
+/** A challenge lasts five minutes and takes at most five attempts, however they are sent. */
 export const mfaChallengeLimits = { ttlSeconds: 5 * 60, maxAttempts: 5 } as const;

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { AuthToken, OneTimeCode } from './auth';
+import { AuthToken, OneTimeCode, signInPasswordMaxLength } from './auth';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -41,6 +41,11 @@ export const TotpEnrolment = z.object({
 export type TotpEnrolment = z.infer<typeof TotpEnrolment>;
 
 export const TotpCodeBody = z.object({ code: TotpCode });
+/** Enrolment starts only with the current password: a borrowed session cannot add a factor. */
+export const StartTotpBody = z.object({
+  password: z.string().min(1, 'Required').max(signInPasswordMaxLength),
+});
+export type StartTotpBody = z.infer<typeof StartTotpBody>;
 export const RecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodes = z.infer<typeof RecoveryCodes>;
 
@@ -68,8 +73,9 @@ export const mfaContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/mfa/totp',
       summary: 'Start enrolling an authenticator app: a new secret, not active until confirmed',
-      description: 'Refused with 409 `conflict` once an app is enrolled (disable it first).',
-      body: c.noBody(),
+      description:
+        'Needs the current password (a wrong one is 401 `invalid-credentials` and counts toward the account lockout). Refused with 409 `conflict` once an app is enrolled (disable it first).',
+      body: StartTotpBody,
       responses: { 200: TotpEnrolment, ...errors },
     },
     confirmTotp: {
@@ -83,6 +89,8 @@ export const mfaContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/mfa/totp/disable',
       summary: 'Remove the authenticator app and the recovery codes; needs a current code',
+      description:
+        'A wrong code is 400 `invalid-mfa-code` and counts toward the account lockout; while the account is locked, 401 `account-locked`.',
       body: TotpCodeBody,
       responses: { 200: MfaStatus, ...errors },
     },

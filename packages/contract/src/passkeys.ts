@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { AuthToken, OneTimeCode } from './auth';
+import { AuthToken, OneTimeCode, signInPasswordMaxLength } from './auth';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -29,47 +29,47 @@ export const WebAuthnOptions = z.record(z.string(), z.unknown());
 export type WebAuthnOptions = z.infer<typeof WebAuthnOptions>;
 
 /** The browser's answer to `navigator.credentials.create`, as `startRegistration` returns it. */
-export const PasskeyRegistrationResponse = z
-  .object({
-    id: Base64Url,
-    rawId: Base64Url,
-    type: z.literal('public-key'),
-    response: z
-      .object({
-        clientDataJSON: Base64Url,
-        attestationObject: Base64Url,
-        transports: z.array(z.string().max(32)).max(10).optional(),
-      })
-      .passthrough(),
-    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-    authenticatorAttachment: z.string().max(32).optional(),
-  })
-  .passthrough();
+export const PasskeyRegistrationResponse = z.object({
+  id: Base64Url,
+  rawId: Base64Url,
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: Base64Url,
+    attestationObject: Base64Url,
+    transports: z.array(z.string().max(32)).max(10).optional(),
+  }),
+  /** Not used by the server (no extensions are asked for): accepted and dropped. */
+  clientExtensionResults: z.object({}).default({}),
+  authenticatorAttachment: z.string().max(32).optional(),
+});
 
 /** The browser's answer to `navigator.credentials.get`, as `startAuthentication` returns it. */
-export const PasskeyAuthenticationResponse = z
-  .object({
-    id: Base64Url,
-    rawId: Base64Url,
-    type: z.literal('public-key'),
-    response: z
-      .object({
-        clientDataJSON: Base64Url,
-        authenticatorData: Base64Url,
-        signature: Base64Url,
-        userHandle: Base64Url.optional(),
-      })
-      .passthrough(),
-    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-    authenticatorAttachment: z.string().max(32).optional(),
-  })
-  .passthrough();
+export const PasskeyAuthenticationResponse = z.object({
+  id: Base64Url,
+  rawId: Base64Url,
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: Base64Url,
+    authenticatorData: Base64Url,
+    signature: Base64Url,
+    userHandle: Base64Url.optional(),
+  }),
+  /** Not used by the server (no extensions are asked for): accepted and dropped. */
+  clientExtensionResults: z.object({}).default({}),
+  authenticatorAttachment: z.string().max(32).optional(),
+});
 
 export const AddPasskeyBody = z.object({
   name: PasskeyName,
   response: PasskeyRegistrationResponse,
 });
 export type AddPasskeyBody = z.infer<typeof AddPasskeyBody>;
+
+/** Adding a passkey starts only with the current password: a borrowed session cannot add a factor. */
+export const PasskeyRegistrationOptionsBody = z.object({
+  password: z.string().min(1, 'Required').max(signInPasswordMaxLength),
+});
+export type PasskeyRegistrationOptionsBody = z.infer<typeof PasskeyRegistrationOptionsBody>;
 
 export const PasskeySignInOptionsBody = z.object({ challenge: OneTimeCode });
 export const PasskeySignInBody = z.object({
@@ -105,8 +105,8 @@ export const passkeysContract = c.router(
       path: '/api/v1/auth/mfa/passkeys/options',
       summary: 'Start adding a passkey: WebAuthn creation options for `startRegistration`',
       description:
-        'The challenge is kept by the server for five minutes, bound to the signed-in user, and works once.',
-      body: c.noBody(),
+        'Needs the current password (a wrong one is 401 `invalid-credentials` and counts toward the account lockout). The challenge is kept by the server for five minutes, bound to the signed-in user, and works once.',
+      body: PasskeyRegistrationOptionsBody,
       responses: { 200: WebAuthnOptions, ...errors },
     },
     add: {
@@ -114,7 +114,7 @@ export const passkeysContract = c.router(
       path: '/api/v1/auth/mfa/passkeys',
       summary: "Finish adding a passkey: the browser's registration response and a name",
       description:
-        "A response to no challenge, another user's or an expired one, or one that does not verify, is 400 `validation-failed`; more than ten passkeys or one already registered is 409 `conflict`.",
+        "A response to no challenge, another user's or an expired one, or one that does not verify, is 400 `validation-failed`; more than ten passkeys or one already registered is 409 `conflict`. The user's first second factor ends their other sessions; a session that never passed the user's existing second step is refused (403 `mfa-required`).",
       body: AddPasskeyBody,
       responses: { 201: Passkey, ...errors },
     },

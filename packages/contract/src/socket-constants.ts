@@ -41,13 +41,17 @@ export const realtimeLimits = {
   maxFrameBytes: 16 * 1024,
   /** Most fixes in one `fixes` frame. */
   maxFixesPerFrame: 50,
-  /** How far in the future a fix's capture time may be, to allow for phone clock skew. */
+  /**
+   * How far in the future the capture time of a position texted back (SMS) may be. A socket fix
+   * stamped ahead is never refused: it is clamped (see `futureFixToleranceMs`).
+   */
   maxClockSkewMs: 30_000,
   /**
    * A fix stamped later than this after the moment the server estimates it was taken (its
    * arrival, less the `queuedMs` the phone reports) is from a phone whose clock runs ahead: its
-   * time is clamped to that estimate and the event carries `clockSkewMs`. Such a fix is deduped
-   * by its exact capture time only, so it never makes later, correctly stamped fixes look old.
+   * time is clamped to that estimate and the event carries `clockSkewMs`. Such a fix is a
+   * duplicate if its exact stamp was accepted before, and it never moves the caller's latest
+   * capture time, so it never makes later, correctly stamped fixes look old.
    */
   futureFixToleranceMs: 1_000,
   /** Sockets one token (a caller link, a dispatcher token) may hold at once, on all instances. */

@@ -14,7 +14,7 @@ import { noStoreForSignedInAnswers } from './http/no-store';
 import { registerQueueBoard } from './http/queue-board';
 import { registerWebApp } from './http/web-app';
 import { queueBoardAccess } from './modules/auth/cookie';
-import { installBearerAuth } from './modules/auth/guard';
+import { installBearerAuth, type RealtimeRevoker } from './modules/auth/guard';
 import { authRoutes } from './modules/auth/routes';
 import { authSessionRoutes } from './modules/auth-sessions/routes';
 import { mfaRoutes } from './modules/mfa/routes';
@@ -32,6 +32,7 @@ import { Fanout } from './modules/realtime/fanout';
 import { readSeq } from './modules/realtime/frames';
 import { RealtimeHub } from './modules/realtime/hub';
 import { SessionKeys, Sequencer } from './modules/realtime/sequencer';
+import { revokeUserRealtimeAccess } from './modules/sessions/revocation';
 import { captchaFromConfig } from './platform/captcha/captcha';
 import type { AppDeps } from './platform/deps';
 import { loggerOptions } from './platform/logger';
@@ -118,10 +119,18 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
 
   // Before any route or scope, so that all of them inherit these.
   installErrorHandler(app);
-  installBearerAuth(app, db, {
-    timeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS,
-    warningSeconds: config.SESSION_IDLE_WARNING_SECONDS,
-  });
+  // An idle-expired session's sockets close on every instance, as at its sign-out.
+  const revokeRealtime: RealtimeRevoker = (userId, scope, reason) =>
+    revokeUserRealtimeAccess({ db, redis, config }, userId, scope, reason);
+  installBearerAuth(
+    app,
+    db,
+    {
+      timeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS,
+      warningSeconds: config.SESSION_IDLE_WARNING_SECONDS,
+    },
+    revokeRealtime,
+  );
   noStoreForSignedInAnswers(app);
   await app.register(cookie);
   await app.register(helmet, {
@@ -165,7 +174,14 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   devOutboxRoutes(app, { ...deps, realtime, hub });
   await twilioWebhookRoutes(app, { ...deps, realtime, hub });
 
-  await registerQueueBoard(app, queues.all, queueBoardAccess(db));
+  await registerQueueBoard(
+    app,
+    queues.all,
+    queueBoardAccess(db, revokeRealtime, {
+      timeoutSeconds: config.SESSION_IDLE_TIMEOUT_SECONDS,
+      warningSeconds: config.SESSION_IDLE_WARNING_SECONDS,
+    }),
+  );
   installNotFoundHandler(app, await registerWebApp(app, config.WEB_DIST_DIR));
 
   app.addHook('preClose', async () => {

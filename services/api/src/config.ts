@@ -104,10 +104,15 @@ export const ApiConfig = z.object({
   AUTH_RATE_LIMIT_MAX: int(30),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: int(60),
   /**
-   * Failed sign-ins from one client address (and from its /24 or /64) before each further
-   * attempt from there must wait 1, 2, 4 … seconds, at most SIGN_IN_MAX_DELAY_SECONDS.
+   * Failed sign-ins from one client address on one account before each further attempt on that
+   * account from there must wait 1, 2, 4 … seconds, at most SIGN_IN_MAX_DELAY_SECONDS (one short
+   * of the account's lock, the address waits out the ten-minute window for that account).
+   * Nobody else behind the address is delayed.
    */
   SIGN_IN_FAILURES_PER_ADDRESS: int(3),
+  /** Different accounts one address may fail against in ten minutes; further ones wait it out. */
+  SIGN_IN_ACCOUNTS_PER_ADDRESS: int(5),
+  /** Failures from a /24 (IPv6 /64) in ten minutes after which sign-in there needs the captcha. */
   SIGN_IN_FAILURES_PER_SUBNET: int(10),
   SIGN_IN_MAX_DELAY_SECONDS: int(30),
   CAPTCHA_PROVIDER: z.enum(['off', 'turnstile', 'hcaptcha']).default('off'),

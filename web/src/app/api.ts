@@ -14,6 +14,22 @@ const credentialErrors: ReadonlySet<ErrorCode> = new Set([
   'mfa-challenge-expired',
 ]);
 
+let reloadingUser: Promise<unknown> | undefined;
+
+/**
+ * A 403 `mfa-required` mid-shift (a team admin turned the requirement on, or this session never
+ * passed a second step): reload the current user, whose `mfaRequired` makes the console show the
+ * two-step page instead. Once at a time; loaded on demand, as auth.ts imports this module.
+ */
+function mfaRequired(): void {
+  reloadingUser ??= import('./auth')
+    .then(({ reloadCurrentUser }) => reloadCurrentUser())
+    .catch(() => undefined)
+    .finally(() => {
+      reloadingUser = undefined;
+    });
+}
+
 /**
  * The typed client for the whole contract. Every request carries the bearer token when there is
  * one; call it from TanStack Query's queryFn / mutationFn and pass the result to `expect`.
@@ -29,6 +45,10 @@ export const api = initClient(contract, {
       const body = ErrorBody.safeParse(response.body);
       const code = body.success ? body.data.error : null;
       if (code === null || !credentialErrors.has(code)) sessionRejected();
+    }
+    if (response.status === 403) {
+      const body = ErrorBody.safeParse(response.body);
+      if (body.success && body.data.error === 'mfa-required') mfaRequired();
     }
     return response;
   },

@@ -41,6 +41,7 @@ export interface AuthSessions {
   ip_address: string | null;
   last_active_at: Generated<Timestamp>;
   last_used_at: Generated<Timestamp>;
+  mfa_verified_at: Timestamp | null;
   revoked_at: Timestamp | null;
   stay_signed_in: boolean;
   token_hash: Buffer;
@@ -74,6 +75,7 @@ export interface ClearedEmailDomains {
 }
 
 export interface ConnectionTokens {
+  auth_session_id: string | null;
   caller_id: string | null;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;

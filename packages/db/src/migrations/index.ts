@@ -11,6 +11,8 @@ import * as realtimeRevocation from './2026-11-25T02-00_realtime-revocation';
 import * as teamEnrolledRegistration from './2026-11-25T02-10_team-enrolled-registration';
 import * as teamInvitations from './2026-11-25T02-20_team-invitations';
 import * as passkeys from './2026-11-25T03-00_passkeys';
+import * as tokenAuthSession from './2026-11-25T03-10_token-auth-session';
+import * as sessionMfa from './2026-11-25T03-20_session-mfa';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -29,4 +31,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T02-10_team-enrolled-registration': teamEnrolledRegistration,
   '2026-11-25T02-20_team-invitations': teamInvitations,
   '2026-11-25T03-00_passkeys': passkeys,
+  '2026-11-25T03-10_token-auth-session': tokenAuthSession,
+  '2026-11-25T03-20_session-mfa': sessionMfa,
 };

@@ -25,6 +25,8 @@ export interface AuthFailure {
 export type AuthenticationEvent =
   | { type: 'SUBMIT_PASSWORD'; credentials: Credentials }
   | { type: 'SUBMIT_CODE'; code: string }
+  /** Answer with a passkey instead of a code (the challenge offers `webauthn`). */
+  | { type: 'USE_PASSKEY' }
   /** Switch between the authenticator app's code and a recovery code. */
   | { type: 'CHOOSE_METHOD'; method: SecondFactorMethod }
   /** Leave the code step and start again with the password. */

@@ -113,6 +113,42 @@ describe('the authentication machine', () => {
     expect(asked.codes).toEqual(['recovery:abcde-12345']);
   });
 
+  it('answers with a passkey when the challenge offers one, keeping the code field after a refusal', async () => {
+    let refuse = true;
+    const { actor, asked } = start({
+      password: () => ({
+        kind: 'second-factor',
+        challenge: 'challenge-1',
+        methods: ['totp', 'recovery', 'webauthn'],
+      }),
+      code: (_code, method) => {
+        if (method === 'webauthn' && refuse) throw new Refusal('invalid-mfa-code');
+      },
+    });
+    actor.send({ type: 'SUBMIT_PASSWORD', credentials });
+    await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
+    actor.send({ type: 'USE_PASSKEY' });
+    expect(actor.getSnapshot().value).toBe('submittingCode');
+    await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
+    expect(actor.getSnapshot().context).toMatchObject({
+      method: 'totp',
+      failure: { code: 'invalid-mfa-code' },
+    });
+    refuse = false;
+    actor.send({ type: 'USE_PASSKEY' });
+    await waitFor(actor, (snapshot) => snapshot.status === 'done');
+    expect(asked.codes).toEqual(['webauthn:', 'webauthn:']);
+  });
+
+  it('offers no passkey when the challenge does not', async () => {
+    const { actor, asked } = start({ password: challenge });
+    actor.send({ type: 'SUBMIT_PASSWORD', credentials });
+    await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
+    actor.send({ type: 'USE_PASSKEY' });
+    expect(actor.getSnapshot().value).toBe('secondFactor');
+    expect(asked.codes).toEqual([]);
+  });
+
   it('goes back to the password when the challenge has ended or the account is locked', async () => {
     for (const code of ['mfa-challenge-expired', 'account-locked']) {
       const { actor } = start({

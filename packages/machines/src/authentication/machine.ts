@@ -44,11 +44,11 @@ const challengeEndingCodes = new Set(['mfa-challenge-expired', 'account-locked']
 
 /**
  * Signing in (CJIS advanced authentication): the password, then, when the user has a second
- * factor, a code from the authenticator app or a recovery code. The effects are provided by the
+ * factor, a code from the authenticator app, a recovery code or a passkey. The effects are provided by the
  * caller (`provide({ actors })`): the web app calls the API, a test answers as it likes.
  *
  *   idle → submittingPassword → signedIn
- *                             → secondFactor → submittingCode → signedIn
+ *                             → secondFactor → submittingCode → signedIn   (a code or USE_PASSKEY)
  *                                                             → secondFactor (wrong code)
  *                                                             → idle (challenge ended, locked)
  *                             → idle (wrong password, locked: `failure` says which)
@@ -117,6 +117,10 @@ export const authenticationMachine = setup({
     secondFactor: {
       on: {
         SUBMIT_CODE: 'submittingCode',
+        USE_PASSKEY: {
+          guard: { type: 'offersMethod', params: 'webauthn' },
+          target: 'submittingCode',
+        },
         CHOOSE_METHOD: {
           guard: { type: 'offersMethod', params: ({ event }) => event.method },
           actions: assign({ method: ({ event }) => event.method, failure: null }),
@@ -129,8 +133,11 @@ export const authenticationMachine = setup({
       invoke: {
         src: 'submitCode',
         input: ({ context, event }) => {
-          if (event.type !== 'SUBMIT_CODE' || context.challenge === null)
-            throw new Error(`unexpected ${event.type}`);
+          if (context.challenge === null) throw new Error(`unexpected ${event.type}`);
+          // A passkey answers with no code; the code field keeps its own method meanwhile.
+          if (event.type === 'USE_PASSKEY')
+            return { challenge: context.challenge, code: '', method: 'webauthn' as const };
+          if (event.type !== 'SUBMIT_CODE') throw new Error(`unexpected ${event.type}`);
           return { challenge: context.challenge, code: event.code, method: context.method };
         },
         onDone: { target: 'signedIn', actions: assign({ challenge: null }) },

@@ -1,9 +1,10 @@
 import { Divider, Stack } from '@mantine/core';
+import { PasskeysSection } from '../passkeys/PasskeysSection';
 import { SessionsSection } from './SessionsSection';
 import { TwoStepSection } from './TwoStepSection';
 
 /**
- * The profile's security part: two-step sign-in and the active sessions. Its own chunk (with
+ * The profile's security part: two-step sign-in, passkeys and the active sessions. Its own chunk (with
  * the QR code library loaded only when enrolment starts), so no page pays for it until the
  * profile opens.
  */
@@ -12,6 +13,8 @@ export default function ProfileSecurity() {
     <Stack mt="lg">
       <Divider />
       <TwoStepSection />
+      <Divider />
+      <PasskeysSection />
       <Divider />
       <SessionsSection />
     </Stack>

@@ -7,6 +7,7 @@ import {
   Group,
   Image,
   List,
+  PasswordInput,
   Stack,
   Text,
   TextInput,
@@ -172,12 +173,16 @@ export function TwoStepSection() {
   });
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [disabling, setDisabling] = useState(false);
+  const [password, setPassword] = useState('');
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: mfaStatusQueryKey });
     await reloadCurrentUser();
   };
   const start = useMutation({
-    mutationFn: async () => expect(await api.mfa.startTotp(), 200),
+    // The current password first: a session left open somewhere cannot add its own app.
+    mutationFn: async (current: string) =>
+      expect(await api.mfa.startTotp({ body: { password: current } }), 200),
+    onSuccess: () => setPassword(''),
   });
   const disable = useMutation({
     mutationFn: async (code: string) => expect(await api.mfa.disableTotp({ body: { code } }), 200),
@@ -264,14 +269,35 @@ export function TwoStepSection() {
           <Alert color="red" role="alert">
             {errorCode(start.error) === 'conflict'
               ? 'An authenticator app is already set up.'
-              : 'Something went wrong. Please try again.'}
+              : errorCode(start.error) === 'invalid-credentials'
+                ? 'That password is not right.'
+                : errorCode(start.error) === 'account-locked'
+                  ? 'Too many failed attempts. Try again in 10 minutes.'
+                  : 'Something went wrong. Please try again.'}
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button onClick={() => start.mutate()} loading={start.isPending}>
-            Set up authenticator app
-          </Button>
-        </Group>
+        <form
+          onSubmit={(event: FormEvent) => {
+            event.preventDefault();
+            if (password) start.mutate(password);
+          }}
+        >
+          <Stack gap="xs">
+            <PasswordInput
+              label="Your password"
+              description="Enter it again to set up two-step sign-in."
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
+            <Group justify="flex-end">
+              <Button type="submit" loading={start.isPending}>
+                Set up authenticator app
+              </Button>
+            </Group>
+          </Stack>
+        </form>
       </Stack>
     );
   }

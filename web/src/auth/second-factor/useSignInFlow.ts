@@ -17,7 +17,13 @@ const signInMachine = authenticationMachine.provide({
       }: {
         input: { challenge: string; code: string; method: SecondFactorMethod };
       }) => {
-        await signInWithCode(input);
+        if (input.method === 'webauthn') {
+          // The WebAuthn library loads only now, not with the sign-in form.
+          const { signInWithPasskey } = await import('../passkeys/ceremony');
+          await signInWithPasskey(input.challenge);
+        } else {
+          await signInWithCode({ ...input, method: input.method });
+        }
       },
     ),
   },
@@ -31,6 +37,8 @@ export interface SecondFactorFlow {
   /** What refused the last code (the API error), if it was refused. */
   error: unknown;
   submit(code: string): void;
+  /** Answer with a passkey (when `methods` includes `webauthn`). */
+  usePasskey(): void;
   chooseMethod(method: SecondFactorMethod): void;
   startOver(): void;
 }
@@ -59,6 +67,7 @@ export function useSignInFlow(onSignedIn: () => void) {
         isPending: snapshot.matches('submittingCode'),
         error: failure?.cause ?? null,
         submit: (code) => send({ type: 'SUBMIT_CODE', code }),
+        usePasskey: () => send({ type: 'USE_PASSKEY' }),
         chooseMethod: (next) => send({ type: 'CHOOSE_METHOD', method: next }),
         startOver: () => send({ type: 'START_OVER' }),
       }

@@ -35,8 +35,9 @@ export async function listSessions(
 }
 
 /**
- * "Sign out other sessions": every other bearer token stops working at once, and every socket
- * the user holds is closed on every instance (this console's own reconnects with a fresh token).
+ * "Sign out other sessions": every other bearer token stops working at once, and so do the
+ * socket tokens not issued to this session (theirs, and any not recorded as anyone's), with
+ * their sockets closed on every instance; this console keeps its own.
  */
 export async function signOutOtherSessions(
   deps: AppDeps,
@@ -56,7 +57,12 @@ export async function signOutOtherSessions(
     });
     return ids.length;
   });
-  await revokeUserRealtimeAccess(deps, principal.userId, 'sessions-revoked');
+  await revokeUserRealtimeAccess(
+    deps,
+    principal.userId,
+    { exceptAuthSessionId: principal.sessionId },
+    'sessions-revoked',
+  );
   return { revoked };
 }
 

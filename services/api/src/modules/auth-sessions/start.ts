@@ -9,10 +9,13 @@ export interface SessionClient {
   userAgent?: string | undefined;
 }
 
-/** A new bearer token: 30 days with "Stay signed in", else 12 hours; idle time counts from now. */
+/**
+ * A new bearer token: 30 days with "Stay signed in", else 12 hours; idle time counts from now.
+ * `mfaVerified`: started through sign-in's second step, so it meets a team's MFA requirement.
+ */
 export async function startAuthSession(
   db: Database,
-  session: { userId: string; staySignedIn: boolean; client?: SessionClient },
+  session: { userId: string; staySignedIn: boolean; client?: SessionClient; mfaVerified?: boolean },
 ): Promise<AuthToken> {
   const { token, hash } = newToken();
   const expiresAt = await insertAuthSession(db, {
@@ -23,6 +26,7 @@ export async function startAuthSession(
       ? sessionLifetimes.staySignedInSeconds
       : sessionLifetimes.shortSeconds,
     ...(session.client ? { client: session.client } : {}),
+    ...(session.mfaVerified ? { mfaVerified: true } : {}),
   });
   return { token, expiresAt: expiresAt.toISOString() };
 }

@@ -9,6 +9,8 @@ import {
   serverIdleLimitSeconds,
   type IdleDefaults,
 } from '../auth-sessions/policy';
+import { revokeDispatcherTokens, type RevocationScope } from '../sessions/repo';
+import type { RealtimeRevocationReason } from '../sessions/revocation';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import {
   findAuthSession,
@@ -39,16 +41,30 @@ export interface Principal {
   mfaEnabled: boolean;
   /** A team of the user requires multi-factor authentication. */
   mfaRequiredByTeam: boolean;
+  /** This session was started through sign-in's second step (or enrolled the first factor). */
+  mfaVerified: boolean;
   /** The idle timeout that applies to this user. */
   sessionPolicy: SessionPolicy;
 }
 
 export type TokenCheck = { principal: Principal } | { error: 'unauthorized' | 'session-expired' };
 
+/** Ends a user's socket tokens in scope and closes their sockets (`revokeUserRealtimeAccess`). */
+export type RealtimeRevoker = (
+  userId: string,
+  scope: RevocationScope,
+  reason: RealtimeRevocationReason,
+) => Promise<number>;
+
 export interface TokenCheckOptions {
   idle?: IdleDefaults;
   /** The request is the user acting (not a read a page may repeat on its own): not idle. */
   activity?: boolean;
+  /**
+   * Ends an idle-expired session's socket tokens and sockets on every instance. Without it, the
+   * tokens are revoked in Postgres only (no new socket opens with them; open ones stay).
+   */
+  revokeRealtime?: RealtimeRevoker;
 }
 
 /** Resolves a session token (bearer or queue-board cookie) to its user. */
@@ -72,6 +88,11 @@ export async function checkToken(
   // CJIS 5.5.5: the console signs out an idle user; this is the backstop for any other client.
   if (session.idle_seconds > serverIdleLimitSeconds(sessionPolicy)) {
     await revokeAuthSession(db, hash);
+    // With the socket tokens this session was issued, and the sockets opened with them.
+    const scope = { authSessionId: session.id };
+    const socketTokensRevoked = options.revokeRealtime
+      ? await options.revokeRealtime(session.user_id, scope, 'idle-timeout')
+      : await revokeDispatcherTokens(db, session.user_id, scope);
     await recordAudit(db, {
       actorUserId: null,
       action: 'session.revoked',
@@ -80,6 +101,7 @@ export async function checkToken(
         reason: 'idle',
         sessionId: session.id,
         idleSeconds: Math.round(session.idle_seconds),
+        socketTokensRevoked,
       },
     });
     return { error: 'session-expired' };
@@ -102,6 +124,7 @@ export async function checkToken(
       sessionId: session.id,
       mfaEnabled: Boolean(user.has_mfa),
       mfaRequiredByTeam: teams.some((team) => team.require_mfa),
+      mfaVerified: session.mfa_verified,
       sessionPolicy,
     },
   };
@@ -156,12 +179,14 @@ export function installBearerAuth(
   app: FastifyInstance,
   db: Database,
   idle: IdleDefaults = idleDefaults,
+  revokeRealtime?: RealtimeRevoker,
 ): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   app.addHook('onRequest', async (request) => {
     request.auth = new RequestAuth(db, request.headers.authorization, {
       idle,
       activity: !READ_METHODS.has(request.method),
+      ...(revokeRealtime ? { revokeRealtime } : {}),
     });
   });
 }
@@ -185,13 +210,19 @@ const reachableWithoutMfa = new Set<string>([
   '/api/v1/auth/sessions/activity',
 ]);
 
-/** 403 `mfa-required` when a team of the user requires a second factor and none is enrolled. */
+/**
+ * 403 `mfa-required` when a team of the user requires a second factor and this session did not
+ * pass one: the requirement is about the session, so a password-only session started before the
+ * user enrolled does not count once they have.
+ */
 export function assertMfaSatisfied(principal: Principal): void {
-  if (principal.mfaRequiredByTeam && !principal.mfaEnabled) {
+  if (principal.mfaRequiredByTeam && !principal.mfaVerified) {
     throw new ApiError(
       403,
       'mfa-required',
-      'Your team requires two-step sign-in. Set up an authenticator app or a passkey in your profile first.',
+      principal.mfaEnabled
+        ? 'Your team requires two-step sign-in. Sign in again with your second step.'
+        : 'Your team requires two-step sign-in. Set up an authenticator app or a passkey in your profile first.',
     );
   }
 }

@@ -21,7 +21,7 @@ return 0
  * hold a hash of the address, not the address.
  */
 export class SignInLockout {
-  /** The progressive delays per client address and subnet that keep the lock from being abused. */
+  /** The per (address, account) delays and per-address caps that keep the lock from being abused. */
   readonly addresses: AddressThrottle;
 
   constructor(

@@ -74,6 +74,8 @@ export async function insertAuthSession(
     userId: string;
     staySignedIn: boolean;
     ttlSeconds: number;
+    /** Started through sign-in's second step: satisfies a team's MFA requirement. */
+    mfaVerified?: boolean;
     /** Shown in the user's list of sessions (truncated: it is the client's to choose). */
     client?: { userAgent?: string | undefined; ip?: string | undefined };
   },
@@ -87,6 +89,7 @@ export async function insertAuthSession(
       expires_at: sql<Date>`now() + make_interval(secs => ${session.ttlSeconds})`,
       user_agent: session.client?.userAgent?.slice(0, 300) ?? null,
       ip_address: session.client?.ip?.slice(0, 64) ?? null,
+      ...(session.mfaVerified ? { mfa_verified_at: sql<Date>`now()` } : {}),
     })
     .returning('expires_at')
     .executeTakeFirstOrThrow();
@@ -102,6 +105,8 @@ export interface SessionRow {
   stale_use: boolean;
   /** Seconds since the user's last activity (the idle timeout's clock). */
   idle_seconds: number;
+  /** Started through sign-in's second step, or the user's first factor was enrolled on it. */
+  mfa_verified: boolean;
 }
 
 /** Compared with the database's clock, so every instance agrees on what has expired. */
@@ -115,6 +120,7 @@ export async function findAuthSession(db: Database, hash: Buffer): Promise<Sessi
       sql<boolean>`revoked_at is not null`.as('revoked'),
       sql<boolean>`expires_at <= now()`.as('expired'),
       sql<boolean>`last_used_at < now() - interval '5 minutes'`.as('stale_use'),
+      sql<boolean>`mfa_verified_at is not null`.as('mfa_verified'),
     ])
     .where('token_hash', '=', hash)
     .executeTakeFirst();
@@ -134,6 +140,16 @@ export async function recordSessionActivity(db: Database, hash: Buffer): Promise
     .updateTable('auth_sessions')
     .set({ last_used_at: sql<Date>`now()`, last_active_at: sql<Date>`now()` })
     .where('token_hash', '=', hash)
+    .execute();
+}
+
+/** The user proved a second factor on this session (enrolling it): a team's requirement is met. */
+export async function markSessionMfaVerified(db: Database, hash: Buffer): Promise<void> {
+  await db
+    .updateTable('auth_sessions')
+    .set({ mfa_verified_at: sql<Date>`now()` })
+    .where('token_hash', '=', hash)
+    .where('mfa_verified_at', 'is', null)
     .execute();
 }
 

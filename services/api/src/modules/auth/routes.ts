@@ -110,7 +110,10 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       }),
       currentUser: async (_input, { request }) => {
         const principal = await requireUser(request);
-        return { status: 200, body: await loadCurrentUser(deps.db, principal.userId) };
+        const user = await loadCurrentUser(deps.db, principal.userId);
+        // The team's requirement is met by this session's second step, not the user's factors.
+        const mfaRequired = principal.mfaRequiredByTeam && !principal.mfaVerified;
+        return { status: 200, body: { ...user, mfaRequired } };
       },
       users: async (_input, { request }) => ({
         status: 200,

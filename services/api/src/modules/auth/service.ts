@@ -149,12 +149,16 @@ export class AuthService {
     });
   }
 
-  /** Ends the session, and every socket token the user holds and their open dispatcher sockets. */
+  /**
+   * Ends the session, with the socket tokens it was issued and the dispatcher sockets opened with
+   * them; the user's other signed-in consoles keep theirs.
+   */
   async signOut(principal: Principal): Promise<void> {
     await revokeAuthSession(this.db, principal.tokenHash);
     const socketTokensRevoked = await revokeUserRealtimeAccess(
       this.deps,
       principal.userId,
+      { authSessionId: principal.sessionId },
       'signed-out',
     );
     await recordAudit(this.db, {
@@ -289,7 +293,12 @@ export class AuthService {
     });
     if (!changed) throw invalidCode();
     // After the commit: a socket opening meanwhile re-checks its token and must see it revoked.
-    await revokeUserRealtimeAccess(this.deps, changed.userId, 'password-changed');
+    await revokeUserRealtimeAccess(
+      this.deps,
+      changed.userId,
+      { everySession: true },
+      'password-changed',
+    );
     await this.lockout.clear(changed.email);
     return { message: 'Your password has been changed. Sign in with your new password.' };
   }

@@ -6,7 +6,10 @@ import type { CaptchaVerifier } from '../../platform/captcha/captcha';
 import { recordAudit } from '../audit/repo';
 import type { SignInLockout } from './lockout';
 
-/** With a captcha configured, it is asked for after this many failures (per account or address). */
+/**
+ * With a captcha configured, it is asked for after this many failures (per account or address),
+ * and from a subnet past its SIGN_IN_FAILURES_PER_SUBNET.
+ */
 export const captchaAfterFailures = 3;
 
 export const accountLocked = () =>
@@ -25,7 +28,7 @@ export class RetryLaterError extends ApiError {
     super(
       429,
       'rate-limited',
-      `Too many failed sign-ins from your network. Try again in ${retryAfterSeconds} seconds.`,
+      `Too many failed sign-ins to this account from your network. Try again in ${retryAfterSeconds} seconds.`,
     );
   }
 }
@@ -49,30 +52,33 @@ export interface SignInAttempt {
 }
 
 /**
- * Before the password is checked: an address still in its delay waits (429, and the attempt
- * does not count against the account, so an attacker is slowed before they can lock anyone);
- * a locked account stays locked; past three failures a configured captcha must be solved.
+ * Before the password is checked: an address still in its delay for this account waits (429,
+ * and the attempt does not count against the account, so an attacker is slowed before they can
+ * lock anyone); a delay is only ever for one (address, account) pair, so nobody else behind the
+ * address waits. A locked account stays locked; past three failures for the account or from the
+ * address, or from a subnet past its count, a configured captcha must be solved.
  */
 export async function admitSignIn(
   deps: { lockout: SignInLockout; captcha: CaptchaVerifier },
   attempt: SignInAttempt,
 ): Promise<void> {
   const { lockout, captcha } = deps;
-  const retryAfter = await lockout.addresses.retryAfterSeconds(attempt.ip);
+  const retryAfter = await lockout.addresses.retryAfterSeconds(attempt.ip, attempt.email);
   if (retryAfter > 0) throw new RetryLaterError(retryAfter);
   if (await lockout.isLocked(attempt.email)) throw accountLocked();
   if (captcha.provider === 'off') return;
-  const [forAccount, fromAddress] = await Promise.all([
+  const [forAccount, fromAddress, fromSubnet] = await Promise.all([
     lockout.failures(attempt.email),
     lockout.addresses.failures(attempt.ip),
+    lockout.addresses.subnetIsSuspect(attempt.ip),
   ]);
-  if (Math.max(forAccount, fromAddress) < captchaAfterFailures) return;
+  if (Math.max(forAccount, fromAddress) < captchaAfterFailures && !fromSubnet) return;
   if (!(await captcha.verify(attempt.captchaToken, attempt.ip))) throw captchaRequired();
 }
 
 /**
- * A wrong password (or an unknown address, counted alike): audited, counted for the address,
- * its subnet and the account. 'locked' when this failure locked the account.
+ * A wrong password (or an unknown address, counted alike): audited, counted for the
+ * (address, account) pair, the address, its subnet and the account. 'locked' when this failure locked the account.
  */
 export async function recordSignInFailure(
   deps: { lockout: SignInLockout; db: Database },
@@ -85,7 +91,7 @@ export async function recordSignInFailure(
     subject: attempt.email,
     detail: { ip: attempt.ip, userId: attempt.userId },
   });
-  await lockout.addresses.recordFailure(attempt.ip);
+  await lockout.addresses.recordFailure(attempt.ip, attempt.email);
   if (!(await lockout.recordFailure(attempt.email))) return 'counted';
   await recordAudit(db, {
     actorUserId: null,

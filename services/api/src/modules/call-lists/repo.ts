@@ -66,6 +66,21 @@ export async function teamExists(db: Database, teamId: string): Promise<boolean>
   return row !== undefined;
 }
 
+/** Those of `teamIds` that are active teams. */
+export async function activeTeamIds(
+  db: Database,
+  teamIds: readonly string[],
+): Promise<Set<string>> {
+  if (teamIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('teams')
+    .select('id')
+    .where('id', 'in', teamIds)
+    .where('is_active', '=', true)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 /** A team's lists, by name (ignoring case). */
 export async function listsOfTeam(db: Database, teamId: string): Promise<CallListRow[]> {
   const rows = await listsWithCounts(db)

@@ -11,6 +11,7 @@ import { ApiError } from '../../http/errors';
 import type { Principal } from '../auth/guard';
 import { requireLocatingAllowed } from '../location/access';
 import {
+  activeTeamIds,
   attachedUserPhones,
   attachedUsers,
   attachUsers,
@@ -39,7 +40,8 @@ import {
 /**
  * SPEC.md §6 for call lists: members of a list's team read it, admins of that team (and platform
  * admins) change it. Whatever the caller may not read answers 404, so that another team's list
- * is indistinguishable from one that does not exist.
+ * is indistinguishable from one that does not exist. A deactivated team's lists answer its
+ * members 403 `no-active-team` (`requireActiveTeams`).
  */
 const canRead = (principal: Principal, teamId: string) =>
   principal.isPlatformAdmin || principal.teamIds.includes(teamId);
@@ -52,6 +54,26 @@ const forbidden = () =>
   new ApiError(403, 'forbidden', 'Only admins of this team can change its call lists.');
 const duplicateName = () =>
   new ApiError(409, 'conflict', 'Your team already has a call list with this name.');
+const teamInactive = () =>
+  new ApiError(
+    403,
+    'no-active-team',
+    'This team is not active: its call lists cannot be read or changed. Ask your agency administrator.',
+  );
+
+/**
+ * A deactivated team's members no longer read or change its lists (its stored phone numbers),
+ * as they no longer locate for it (`requireLocatingAllowed`); platform admins still may.
+ */
+async function requireActiveTeams(
+  db: Database,
+  principal: Principal,
+  teamIds: readonly string[],
+): Promise<void> {
+  if (principal.isPlatformAdmin) return;
+  const active = await activeTeamIds(db, [...new Set(teamIds)]);
+  if (teamIds.some((teamId) => !active.has(teamId))) throw teamInactive();
+}
 
 function toCallList(row: Omit<CallListRow, 'number_count'> & { number_count?: number }): CallList {
   return {
@@ -79,11 +101,13 @@ const toEntry = (row: EntryRow): CallListEntry => ({
 
 async function readableTeam(db: Database, principal: Principal, teamId: string): Promise<void> {
   if (!canRead(principal, teamId) || !(await teamExists(db, teamId))) throw teamNotFound();
+  await requireActiveTeams(db, principal, [teamId]);
 }
 
 async function readableList(db: Database, principal: Principal, id: string) {
   const list = await findList(db, id);
   if (!list || !canRead(principal, list.team_id)) throw listNotFound();
+  await requireActiveTeams(db, principal, [list.team_id]);
   return list;
 }
 
@@ -100,6 +124,7 @@ async function changeList<T>(
   return db.transaction().execute(async (trx) => {
     const list = await lockList(trx, id);
     if (!list || !canRead(principal, list.team_id)) throw listNotFound();
+    await requireActiveTeams(trx, principal, [list.team_id]);
     if (!canWrite(principal, list.team_id)) throw forbidden();
     return change(trx, list);
   });
@@ -194,6 +219,11 @@ export async function deployNumbers(
   const found = await listTeams(db, listIds);
   if (found.length !== listIds.length || found.some((list) => !canRead(principal, list.team_id)))
     throw listNotFound();
+  await requireActiveTeams(
+    db,
+    principal,
+    found.map((list) => list.team_id),
+  );
   const entries = new Map<string, string | null>();
   for (const row of await numbersOf(db, listIds)) {
     const label = entries.get(row.phone_number) ?? null;
@@ -220,9 +250,10 @@ export async function searchCallLists(
   principal: Principal,
   term: string,
 ): Promise<CallList[]> {
-  return (await searchLists(db, principal.teamIds, term, callListLimits.searchResults)).map(
-    toCallList,
-  );
+  const teamIds = principal.isPlatformAdmin
+    ? principal.teamIds
+    : [...(await activeTeamIds(db, principal.teamIds))];
+  return (await searchLists(db, teamIds, term, callListLimits.searchResults)).map(toCallList);
 }
 
 export async function createCallList(

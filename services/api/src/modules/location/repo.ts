@@ -502,22 +502,6 @@ export async function findRejoinableSession(
     : undefined;
 }
 
-export async function insertDispatcherToken(
-  db: Database,
-  input: { tokenHash: Buffer; sessionId: string; userId: string; ttlSeconds: number },
-): Promise<void> {
-  await db
-    .insertInto('connection_tokens')
-    .values({
-      token_hash: input.tokenHash,
-      kind: 'dispatcher',
-      session_id: input.sessionId,
-      user_id: input.userId,
-      expires_at: sql<Date>`now() + make_interval(secs => ${input.ttlSeconds})`,
-    })
-    .execute();
-}
-
 export async function findLatestFix(db: Database, sessionId: string) {
   return db
     .selectFrom('location_fixes')

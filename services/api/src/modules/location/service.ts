@@ -23,6 +23,7 @@ import { publishServerFix, publishSessionEvent } from '../realtime/session-publi
 import { requireLocatingAllowed, type LocatingProfile } from './access';
 import { untextableMessage, untextableReason } from '../sms/number-type';
 import { SmsRateLimiter } from '../sms/rate-limit';
+import { insertSignedInDispatcherToken } from '../sessions/repo';
 import { openSession } from '../sessions/service';
 import { hashToken, looksLikeToken, newToken } from '../sessions/tokens';
 import {
@@ -38,7 +39,6 @@ import {
   findSmsStatus,
   findTeam,
   findVisibleSession,
-  insertDispatcherToken,
   insertCallerSms,
   insertLinkAndSms,
   insertLookup,
@@ -86,16 +86,16 @@ async function reserveTexts(
   session: SessionRow,
   profile: LocatingProfile,
   count: number,
-): Promise<void> {
+): Promise<{ release: (unsent: number) => Promise<void> }> {
   const limiter = new SmsRateLimiter(deps.redis, deps.config.REDIS_KEY_PREFIX, {
     perUser: deps.config.SMS_RATE_LIMIT_PER_USER,
     perTeam: deps.config.SMS_RATE_LIMIT_PER_TEAM,
     windowSeconds: deps.config.SMS_RATE_LIMIT_WINDOW_SECONDS,
   });
-  await limiter.reserve(
-    { userId: principal.userId, teamId: session.teamId ?? profile.team.id },
-    count,
-  );
+  const who = { userId: principal.userId, teamId: session.teamId ?? profile.team.id };
+  await limiter.reserve(who, count);
+  // Texts never sent (an opted-out number, a request that failed) go back to the allowance.
+  return { release: (unsent) => limiter.release(who, Math.min(unsent, count)) };
 }
 
 /** The session as its dispatcher (or a team admin) sees it; 404 for everyone else. */
@@ -121,6 +121,7 @@ export async function startStream(
   const opened = await openSession(deps.db, {
     teamId: profile.team.id,
     createdBy: principal.userId,
+    authSessionId: principal.sessionId,
     callers: [{ phoneNumber }],
     dispatcherTokenTtlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
     withCallerTokens: false,
@@ -231,14 +232,21 @@ export async function requestTextMessage(
   const caller = await findFirstCaller(deps.db, session.id);
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
   requireTextable(caller.phoneNumber);
-  await reserveTexts(deps, principal, session, profile, 1);
-  const texted = await textCaller(deps, session, team, caller, language);
-  if (texted.status === 'opted-out')
+  const reservation = await reserveTexts(deps, principal, session, profile, 1);
+  const texted = await textCaller(deps, session, team, caller, language).catch(
+    async (error: unknown) => {
+      await reservation.release(1);
+      throw error;
+    },
+  );
+  if (texted.status === 'opted-out') {
+    await reservation.release(1);
     throw new ApiError(
       409,
       'sms-opted-out',
       'This number replied STOP: Locus cannot text it until it replies START.',
     );
+  }
   if (texted.status === 'failed')
     throw new ApiError(502, 'sms-failed', 'The text message could not be sent to this number.');
   return { token: texted.smsId! };
@@ -337,22 +345,27 @@ export async function askLocationByText(
       'sms-opted-out',
       'This number replied STOP: Locus cannot text it until it replies START.',
     );
-  await reserveTexts(deps, principal, session, profile, 1);
+  const reservation = await reserveTexts(deps, principal, session, profile, 1);
   const smsId = await insertCallerSms(deps.db, {
     sessionId: session.id,
     caller,
     body: callerTexts[caller.language].smsAskLocation,
   });
-  if (!smsId) throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  if (!smsId) {
+    await reservation.release(1);
+    throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  }
   const target = { sessionId: session.id, callerId: caller.id };
   await publishSessionEvent(deps.realtime, target, 'text-location-requested', {});
   const sent = await sendText(deps, target, smsId);
-  if (sent.status === 'opted-out')
+  if (sent.status === 'opted-out') {
+    await reservation.release(1);
     throw new ApiError(
       409,
       'sms-opted-out',
       'This number replied STOP: Locus cannot text it until it replies START.',
     );
+  }
   if (sent.status === 'failed')
     throw new ApiError(502, 'sms-failed', 'The text message could not be sent to this number.');
   return { token: smsId };
@@ -374,8 +387,9 @@ export async function requestAdditionalLocations(
   const profile = await requireLocatingAllowed(deps, principal);
   const { valid, invalid } = sortNumbers(newNumbers);
   const { textable, untextable } = sortTextable(valid);
-  await reserveTexts(deps, principal, session, profile, textable.length);
+  const reservation = await reserveTexts(deps, principal, session, profile, textable.length);
   const callers = await textNumbers(deps, session, textable, language);
+  await reservation.release(callers.filter((caller) => caller.status === 'opted-out').length);
   return { callers, invalid, untextable };
 }
 
@@ -403,8 +417,9 @@ export async function requestMultipleLocations(
       `These lists hold ${valid.length} numbers; at most ${maxNumbersPerRequest} can be texted at once.`,
     );
   const { textable, untextable } = sortTextable(valid);
-  await reserveTexts(deps, principal, session, profile, textable.length);
+  const reservation = await reserveTexts(deps, principal, session, profile, textable.length);
   const callers = await textNumbers(deps, session, textable, language);
+  await reservation.release(callers.filter((caller) => caller.status === 'opted-out').length);
   return { callers, invalid, untextable };
 }
 
@@ -524,12 +539,15 @@ export async function activeSession(
   const found = await findRejoinableSession(deps.db, principal.userId, rejoinWithinSeconds);
   if (!found) return null;
   const token = newToken();
-  await insertDispatcherToken(deps.db, {
-    tokenHash: token.hash,
+  // This sign-in's token: its sign-out ends it, and none is issued once it was signed out.
+  const issued = await insertSignedInDispatcherToken(deps.db, {
+    hash: token.hash,
     sessionId: found.id,
     userId: principal.userId,
+    authSessionId: principal.sessionId,
     ttlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
   });
+  if (!issued) throw new ApiError(401, 'unauthorized', 'Sign in to continue.');
   return {
     uuid: found.id,
     token: token.token,

@@ -48,9 +48,9 @@ export async function mfaRoutes(app: FastifyInstance, deps: AppDeps): Promise<vo
         status: 200,
         body: await service.status(await requireUser(request)),
       }),
-      startTotp: async (_input, { request }) => ({
+      startTotp: async ({ body }, { request }) => ({
         status: 200,
-        body: await service.startTotp(await requireUser(request)),
+        body: await service.startTotp(await requireUser(request), body.password, request.ip),
       }),
       confirmTotp: async ({ body }, { request }) => ({
         status: 200,
@@ -58,7 +58,7 @@ export async function mfaRoutes(app: FastifyInstance, deps: AppDeps): Promise<vo
       }),
       disableTotp: async ({ body }, { request }) => ({
         status: 200,
-        body: await service.disableTotp(await requireUser(request), body.code),
+        body: await service.disableTotp(await requireUser(request), body.code, request.ip),
       }),
     });
   });

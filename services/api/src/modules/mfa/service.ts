@@ -1,4 +1,5 @@
 import {
+  mfaChallengeLimits,
   type AuthToken,
   type MfaChallenge,
   type MfaMethod,
@@ -14,10 +15,13 @@ import { recordAudit } from '../audit/repo';
 import { startAuthSession, type SessionClient } from '../auth-sessions/start';
 import type { Principal } from '../auth/guard';
 import type { SignInLockout } from '../auth/lockout';
+import { revokeOtherSessions } from '../auth-sessions/repo';
+import { markSessionMfaVerified } from '../auth/repo';
+import { checkPassword } from '../auth/passwords';
 import { hasPasskey } from '../passkeys/service';
 import { accountLocked, recordSignInFailure, RetryLaterError } from '../auth/sign-in-guard';
 import { MfaChallenges } from './challenges';
-import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
+import { hashRecoveryCode, newRecoveryCodes, recoveryCodeKey } from './recovery-codes';
 import {
   claimTimeStep,
   countUnusedRecoveryCodes,
@@ -65,6 +69,7 @@ export class MfaService {
   private readonly db: Database;
   private readonly box: SecretBox;
   private readonly challenges: MfaChallenges;
+  private readonly recoveryKey: Buffer;
 
   constructor(
     deps: AppDeps,
@@ -72,6 +77,7 @@ export class MfaService {
   ) {
     this.db = deps.db;
     this.box = new SecretBox(deps.config.MFA_ENCRYPTION_KEY);
+    this.recoveryKey = recoveryCodeKey(deps.config.MFA_ENCRYPTION_KEY);
     this.challenges = new MfaChallenges(deps.redis, deps.config.REDIS_KEY_PREFIX);
   }
 
@@ -81,9 +87,12 @@ export class MfaService {
    * session.
    */
   async signIn(body: MfaSignInBody, client: SessionClient & { ip: string }): Promise<AuthToken> {
-    const pending = await this.challenges.find(body.challenge);
-    if (!pending) throw challengeExpired();
-    const retryAfter = await this.lockout.addresses.retryAfterSeconds(client.ip);
+    // The attempt is counted before anything else is looked at, so requests sent in parallel
+    // cannot try more than the challenge's few codes between them.
+    const reserved = await this.challenges.reserveAttempt(body.challenge);
+    if (!reserved || reserved === 'exhausted') throw challengeExpired();
+    const { pending, attempt } = reserved;
+    const retryAfter = await this.lockout.addresses.retryAfterSeconds(client.ip, pending.email);
     if (retryAfter > 0) throw new RetryLaterError(retryAfter);
     if (await this.lockout.isLocked(pending.email)) {
       await this.challenges.consume(body.challenge);
@@ -91,10 +100,14 @@ export class MfaService {
     }
     const accepted =
       body.method === 'recovery'
-        ? await useRecoveryCode(this.db, pending.userId, hashRecoveryCode(body.code))
+        ? await useRecoveryCode(
+            this.db,
+            pending.userId,
+            hashRecoveryCode(this.recoveryKey, body.code),
+          )
         : await this.acceptTotp(pending.userId, body.code, { confirm: false });
     if (!accepted) {
-      await this.challenges.recordMiss(body.challenge);
+      if (attempt >= mfaChallengeLimits.maxAttempts) await this.challenges.consume(body.challenge);
       await recordAudit(this.db, {
         actorUserId: null,
         action: 'sign-in.mfa-failed',
@@ -125,6 +138,7 @@ export class MfaService {
       userId: pending.userId,
       staySignedIn: pending.staySignedIn,
       client,
+      mfaVerified: true,
     });
   }
 
@@ -139,8 +153,22 @@ export class MfaService {
     };
   }
 
-  /** A new secret, shown now and never again; not in force until a code confirms it. */
-  async startTotp(principal: Principal): Promise<TotpEnrolment> {
+  /**
+   * A new secret, shown now and never again; not in force until a code confirms it. Needs the
+   * current password, so a borrowed session cannot put its own app on the account; a wrong one
+   * counts toward the account lockout like a failed sign-in.
+   */
+  async startTotp(principal: Principal, password: string, ip: string): Promise<TotpEnrolment> {
+    if (await this.lockout.isLocked(principal.email)) throw accountLocked();
+    const user = await this.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', principal.userId)
+      .executeTakeFirst();
+    if (!(await checkPassword(user?.password_hash, password))) {
+      await this.countFailure(principal, ip);
+      throw new ApiError(401, 'invalid-credentials', 'That password is not right.');
+    }
     const enrolment = newTotpSecret(principal.email);
     if (!(await savePendingTotp(this.db, principal.userId, this.box.seal(enrolment.secret)))) {
       throw new ApiError(
@@ -152,7 +180,11 @@ export class MfaService {
     return enrolment;
   }
 
-  /** The first right code puts the app in force; the recovery codes are shown once. */
+  /**
+   * The first right code puts the app in force; the recovery codes are shown once. The user's
+   * other sessions end (they were started with the password alone), and this one counts as
+   * having passed a second step, unless the user already had a factor this session never proved.
+   */
   async confirmTotp(principal: Principal, code: string): Promise<RecoveryCodes> {
     const totp = await findTotp(this.db, principal.userId);
     if (!totp || totp.confirmed)
@@ -160,22 +192,49 @@ export class MfaService {
     if (!(await this.acceptTotp(principal.userId, code, { confirm: true }))) throw wrongCode();
     const recoveryCodes = newRecoveryCodes();
     await this.db.transaction().execute(async (trx) => {
-      await replaceRecoveryCodes(trx, principal.userId, recoveryCodes.map(hashRecoveryCode));
+      await replaceRecoveryCodes(
+        trx,
+        principal.userId,
+        recoveryCodes.map((recoveryCode) => hashRecoveryCode(this.recoveryKey, recoveryCode)),
+      );
+      if (principal.mfaVerified || !principal.mfaEnabled)
+        await markSessionMfaVerified(trx, principal.tokenHash);
+      const revoked = await revokeOtherSessions(trx, principal.userId, principal.tokenHash);
       await recordAudit(trx, {
         actorUserId: principal.userId,
         action: 'mfa.enrolled',
         subject: principal.userId,
         detail: { method: 'totp' },
       });
+      if (revoked.length > 0) {
+        await recordAudit(trx, {
+          actorUserId: principal.userId,
+          action: 'session.revoked',
+          subject: principal.userId,
+          detail: {
+            reason: 'mfa-enrolled',
+            sessionIds: revoked,
+            keptSessionId: principal.sessionId,
+          },
+        });
+      }
     });
     return { recoveryCodes };
   }
 
-  /** Removing the second factor needs a current code, so a borrowed session cannot do it. */
-  async disableTotp(principal: Principal, code: string): Promise<MfaStatus> {
+  /**
+   * Removing the second factor needs a current code, so a borrowed session cannot do it; a
+   * wrong code counts toward the account lockout like a failed sign-in, and a locked account
+   * cannot try.
+   */
+  async disableTotp(principal: Principal, code: string, ip: string): Promise<MfaStatus> {
     const totp = await findTotp(this.db, principal.userId);
     if (!totp?.confirmed) throw new ApiError(409, 'conflict', 'No authenticator app is set up.');
-    if (!(await this.acceptTotp(principal.userId, code, { confirm: false }))) throw wrongCode();
+    if (await this.lockout.isLocked(principal.email)) throw accountLocked();
+    if (!(await this.acceptTotp(principal.userId, code, { confirm: false }))) {
+      if ((await this.countFailure(principal, ip)) === 'locked') throw accountLocked();
+      throw wrongCode();
+    }
     await this.db.transaction().execute(async (trx) => {
       await deleteTotp(trx, principal.userId);
       await recordAudit(trx, {
@@ -186,6 +245,14 @@ export class MfaService {
       });
     });
     return this.status(principal);
+  }
+
+  /** A wrong password or code from a signed-in user: a failed sign-in for the account. */
+  private countFailure(principal: Principal, ip: string): Promise<'locked' | 'counted'> {
+    return recordSignInFailure(
+      { lockout: this.lockout, db: this.db },
+      { email: principal.email, ip, userId: principal.userId },
+    );
   }
 
   /** Checks a code and claims its time step, so the same code never works twice. */

@@ -75,18 +75,12 @@ export async function insertPasskey(
  * Records an accepted assertion in one statement: the counter moves forward (or both stay 0, for
  * authenticators without a counter), so two requests with the same assertion cannot both pass.
  */
-export async function claimCounter(
-  db: Database,
-  id: string,
-  counter: number,
-): Promise<boolean> {
+export async function claimCounter(db: Database, id: string, counter: number): Promise<boolean> {
   const row = await db
     .updateTable('webauthn_credentials')
     .set({ counter, last_used_at: sql<Date>`now()` })
     .where('id', '=', id)
-    .where((eb) =>
-      counter === 0 ? eb('counter', '=', '0') : eb('counter', '<', String(counter)),
-    )
+    .where((eb) => (counter === 0 ? eb('counter', '=', '0') : eb('counter', '<', String(counter))))
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;

@@ -41,9 +41,13 @@ export async function passkeyRoutes(app: FastifyInstance, deps: AppDeps): Promis
         status: 200,
         body: await service.list(await requireUser(request)),
       }),
-      registrationOptions: async (_input, { request }) => ({
+      registrationOptions: async ({ body }, { request }) => ({
         status: 200,
-        body: await service.registrationOptions(await requireUser(request)),
+        body: await service.registrationOptions(
+          await requireUser(request),
+          body.password,
+          request.ip,
+        ),
       }),
       add: async ({ body }, { request }) => ({
         status: 201,

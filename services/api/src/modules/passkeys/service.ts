@@ -14,17 +14,20 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
+  type WebAuthnCredential,
 } from '@simplewebauthn/server';
 import type { Redis } from 'ioredis';
 import { webAuthnRelyingParty } from '../../config';
 import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
 import { recordAudit } from '../audit/repo';
+import { revokeOtherSessions } from '../auth-sessions/repo';
 import { startAuthSession, type SessionClient } from '../auth-sessions/start';
 import type { Principal } from '../auth/guard';
 import type { SignInLockout } from '../auth/lockout';
+import { checkPassword } from '../auth/passwords';
+import { markSessionMfaVerified } from '../auth/repo';
 import { accountLocked, recordSignInFailure, RetryLaterError } from '../auth/sign-in-guard';
 import { MfaChallenges } from '../mfa/challenges';
 import { findTotp } from '../mfa/repo';
@@ -107,8 +110,30 @@ export class PasskeyService {
     return (await listPasskeys(this.db, principal.userId)).map(toPasskey);
   }
 
-  /** Creation options; the challenge is kept for this user only, replacing any earlier one. */
-  async registrationOptions(principal: Principal): Promise<WebAuthnOptions> {
+  /**
+   * Creation options; the challenge is kept for this user only, replacing any earlier one. Needs
+   * the current password, so a borrowed session cannot put its own key on the account; a wrong
+   * one counts toward the account lockout like a failed sign-in (as starting an authenticator
+   * app's enrolment does).
+   */
+  async registrationOptions(
+    principal: Principal,
+    password: string,
+    ip: string,
+  ): Promise<WebAuthnOptions> {
+    if (await this.lockout.isLocked(principal.email)) throw accountLocked();
+    const user = await this.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', principal.userId)
+      .executeTakeFirst();
+    if (!(await checkPassword(user?.password_hash, password))) {
+      await recordSignInFailure(
+        { lockout: this.lockout, db: this.db },
+        { email: principal.email, ip, userId: principal.userId },
+      );
+      throw new ApiError(401, 'invalid-credentials', 'That password is not right.');
+    }
     const existing = await listPasskeys(this.db, principal.userId);
     if (existing.length >= maxPasskeysPerUser) throw tooMany();
     const options = await generateRegistrationOptions({
@@ -135,6 +160,8 @@ export class PasskeyService {
 
   /** Verifies the browser's answer to this user's own, unexpired challenge, and keeps the key. */
   async add(principal: Principal, body: AddPasskeyBody): Promise<Passkey> {
+    // A session that never proved the user's second factor cannot add another one.
+    if (principal.mfaEnabled && !principal.mfaVerified) throw secondStepFirst();
     const expectedChallenge = await takeOnce(this.redis, this.registrationKey(principal.userId));
     if (!expectedChallenge) throw registrationRefused();
     let verification;
@@ -162,12 +189,32 @@ export class PasskeyService {
         name: body.name,
       });
       if (!inserted) return undefined;
+      // The user's first factor, added on this session, meets a team's MFA requirement for it.
+      if (principal.mfaVerified || !principal.mfaEnabled)
+        await markSessionMfaVerified(trx, principal.tokenHash);
       await recordAudit(trx, {
         actorUserId: principal.userId,
         action: 'mfa.passkey-added',
         subject: principal.userId,
         detail: { passkeyId: inserted.id, name: inserted.name },
       });
+      // The first second factor: the user's other sessions were started with the password
+      // alone, so they end (as when an authenticator app is set up).
+      if (!principal.mfaEnabled) {
+        const revoked = await revokeOtherSessions(trx, principal.userId, principal.tokenHash);
+        if (revoked.length > 0) {
+          await recordAudit(trx, {
+            actorUserId: principal.userId,
+            action: 'session.revoked',
+            subject: principal.userId,
+            detail: {
+              reason: 'mfa-enrolled',
+              sessionIds: revoked,
+              keptSessionId: principal.sessionId,
+            },
+          });
+        }
+      }
       return inserted;
     });
     if (!row) throw new ApiError(409, 'conflict', 'This passkey is already registered.');
@@ -179,6 +226,7 @@ export class PasskeyService {
    * that requires it does not allow (the user adds another factor first).
    */
   async remove(principal: Principal, id: string): Promise<void> {
+    if (principal.mfaEnabled && !principal.mfaVerified) throw secondStepFirst();
     const passkeys = await listPasskeys(this.db, principal.userId);
     const passkey = passkeys.find((candidate) => candidate.id === id);
     if (!passkey) throw new ApiError(404, 'not-found', 'No such passkey.');
@@ -236,9 +284,12 @@ export class PasskeyService {
     body: PasskeySignInBody,
     client: SessionClient & { ip: string },
   ): Promise<AuthToken> {
-    const pending = await this.challenges.find(body.challenge);
-    if (!pending) throw challengeExpired();
-    const retryAfter = await this.lockout.addresses.retryAfterSeconds(client.ip);
+    // Counted before anything is looked at, as for codes: parallel requests share the limit.
+    const reserved = await this.challenges.reserveAttempt(body.challenge);
+    if (!reserved || reserved === 'exhausted') throw challengeExpired();
+    const { pending, attempt } = reserved;
+    // The address's delay for this account (the throttle is per address and account).
+    const retryAfter = await this.lockout.addresses.retryAfterSeconds(client.ip, pending.email);
     if (retryAfter > 0) throw new RetryLaterError(retryAfter);
     if (await this.lockout.isLocked(pending.email)) {
       await this.challenges.consume(body.challenge);
@@ -253,7 +304,7 @@ export class PasskeyService {
       passkey !== undefined &&
       (await this.verifyAssertion(body, passkey, expectedChallenge));
     if (!accepted || passkey === undefined) {
-      await this.challenges.recordMiss(body.challenge);
+      if (attempt >= mfaChallengeLimits.maxAttempts) await this.challenges.consume(body.challenge);
       await recordAudit(this.db, {
         actorUserId: null,
         action: 'sign-in.mfa-failed',
@@ -282,6 +333,7 @@ export class PasskeyService {
       userId: pending.userId,
       staySignedIn: pending.staySignedIn,
       client,
+      mfaVerified: true,
     });
   }
 
@@ -302,7 +354,7 @@ export class PasskeyService {
           id: passkey.credential_id,
           publicKey: new Uint8Array(passkey.public_key),
           counter: passkey.counter,
-          transports: passkey.transports as AuthenticatorTransportFuture[],
+          transports: passkey.transports as WebAuthnCredential['transports'],
         },
         requireUserVerification: false,
       });
@@ -314,6 +366,13 @@ export class PasskeyService {
     return claimCounter(this.db, passkey.id, newCounter);
   }
 }
+
+const secondStepFirst = () =>
+  new ApiError(
+    403,
+    'mfa-required',
+    'Sign in again with your second step before changing your passkeys.',
+  );
 
 const tooMany = () =>
   new ApiError(409, 'conflict', `You can add at most ${maxPasskeysPerUser} passkeys.`);

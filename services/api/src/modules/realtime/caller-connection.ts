@@ -259,8 +259,9 @@ export class CallerConnection {
     const seq = await this.sequence(
       'new-location-available',
       body,
-      // Deduped by the phone's own stamp, which a resend repeats exactly; a stamp ahead of its
-      // time by that exact stamp only, so that it cannot make the fixes after it look old.
+      // Deduped by the phone's own stamp, which a resend repeats exactly, however the resend is
+      // classified; a stamp ahead of its time does not move the caller's latest, so that it
+      // cannot make the fixes after it look old.
       { key: callerId, capturedAt: fix.capturedAt, exact: clockSkewMs !== null },
       // Already here if the caller texted it back while the internet failed.
       pageFixMarks(callerId, fix.capturedAt),

@@ -53,6 +53,11 @@ export class DispatcherConnection {
     return this.grant.userId;
   }
 
+  /** The sign-in the token was issued to (null when none was recorded). */
+  get authSessionId(): string | null {
+    return this.grant.authSessionId;
+  }
+
   /**
    * The token no longer works: its user signed out, changed their password or was removed (or
    * it was found revoked just after this socket opened). Nothing more reaches this socket.

@@ -10,19 +10,29 @@ export type FixCheck =
       delayMs: number | null;
       /**
        * How far ahead of the server's estimate the phone stamped the fix, when beyond
-       * `realtimeLimits.futureFixToleranceMs`; null otherwise. When set, `location`'s time is the
-       * estimate, and the fix is deduped by its exact capture time (see sequencer.ts).
+       * `realtimeLimits.futureFixToleranceMs` (at most `MAX_SKEW_MS`); null otherwise. When set,
+       * the fix does not move its caller's latest capture time (see sequencer.ts).
        */
       clockSkewMs: number | null;
     }
   | { ok: false; issues: { path: string; message: string }[] };
 
+/** The latest time a JavaScript `Date` can hold: a capture time beyond it names no moment. */
+const LAST_DATE_MS = 8.64e15;
 /**
- * A fix is stored only when every number is finite and in range, its capture time is not in
- * the future beyond the allowed clock skew, and it did not wait on the phone longer than any
- * request can last. A fix stamped later than it can have been taken (its arrival, less the wait
- * the phone reports, which the phone measures as a difference, so a clock that is merely wrong
- * does not change it) is kept at that estimate and flagged with how far ahead it was stamped.
+ * The most `clockSkewMs` says (about 24.8 days, the largest `location_fixes.clock_skew_ms`, an
+ * integer, holds): a phone set further ahead is flagged as at least that far ahead.
+ */
+const MAX_SKEW_MS = 2_147_483_647;
+
+/**
+ * A fix is stored only when every number is finite and in range, its capture time is a moment a
+ * clock can show, and it did not wait on the phone longer than any request can last. A phone's
+ * clock may be set any amount ahead, so a capture time in the future is not refused: the server
+ * estimates when the fix was taken (its arrival, less the wait the phone reports, which the
+ * phone measures as a difference, so a clock that is merely wrong does not change it) and draws
+ * no fix later than that estimate. A fix stamped beyond the estimate by more than
+ * `realtimeLimits.futureFixToleranceMs` is flagged with how far ahead it was stamped.
  */
 export function checkFix(data: unknown, now: number): FixCheck {
   const parsed = CallerFix.safeParse(data);
@@ -32,10 +42,10 @@ export function checkFix(data: unknown, now: number): FixCheck {
     fix.queuedMs !== undefined && fix.queuedMs >= realtimeLimits.delayedFixAfterMs
       ? fix.queuedMs
       : null;
-  if (fix.capturedAt > now + realtimeLimits.maxClockSkewMs) {
+  if (!Number.isSafeInteger(fix.capturedAt) || fix.capturedAt > LAST_DATE_MS) {
     return {
       ok: false,
-      issues: [{ path: 'capturedAt', message: 'Capture time is in the future.' }],
+      issues: [{ path: 'capturedAt', message: 'Capture time is not a valid time.' }],
     };
   }
   if (fix.queuedMs !== undefined && fix.queuedMs > realtimeLimits.maxFixAgeMs) {
@@ -46,7 +56,8 @@ export function checkFix(data: unknown, now: number): FixCheck {
   }
   const takenBy = now - (fix.queuedMs ?? 0);
   const ahead = fix.capturedAt - takenBy;
-  const clockSkewMs = ahead > realtimeLimits.futureFixToleranceMs ? Math.round(ahead) : null;
+  const clockSkewMs =
+    ahead > realtimeLimits.futureFixToleranceMs ? Math.min(Math.round(ahead), MAX_SKEW_MS) : null;
   return {
     ok: true,
     fix,
@@ -59,7 +70,9 @@ export function checkFix(data: unknown, now: number): FixCheck {
       altitude: fix.altitude ?? null,
       address: null,
       capturedFromSource: 'TEXT_MESSAGE',
-      dateTimeCaptured: new Date(clockSkewMs === null ? fix.capturedAt : takenBy).toISOString(),
+      // The phone's stamp, but never later than the estimate: a phone a little ahead (within the
+      // tolerance) and one far ahead are drawn alike, so their fixes keep their order.
+      dateTimeCaptured: new Date(Math.min(fix.capturedAt, takenBy)).toISOString(),
     },
   };
 }

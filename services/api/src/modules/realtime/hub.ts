@@ -9,7 +9,7 @@ import {
   tokenStates,
   type TokenKind,
 } from '../sessions/repo';
-import { parseUserRevoked, revocationMessages } from '../sessions/revocation';
+import { inScope, parseUserRevoked, revocationMessages } from '../sessions/revocation';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import { CallerConnection } from './caller-connection';
 import type { RealtimeContext } from './context';
@@ -68,12 +68,19 @@ export class RealtimeHub {
     await this.socketCap.start();
   }
 
-  /** Closes the dispatcher sockets of a user whose access was revoked (sessions/revocation.ts). */
+  /**
+   * Closes a user's dispatcher sockets whose tokens were revoked (sessions/revocation.ts): those
+   * issued to the auth sessions in the revocation's scope, not the user's other consoles.
+   */
   private revokeUserLocally(message: string): void {
     const revoked = parseUserRevoked(message);
     if (!revoked) return;
     for (const connection of this.connections) {
-      if (connection instanceof DispatcherConnection && connection.userId === revoked.userId)
+      if (
+        connection instanceof DispatcherConnection &&
+        connection.userId === revoked.userId &&
+        inScope(revoked.scope, connection.authSessionId)
+      )
         connection.revoke(revocationMessages[revoked.reason]);
     }
   }

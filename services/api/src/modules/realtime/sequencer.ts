@@ -5,37 +5,42 @@ import { framePieces } from './frames';
 /**
  * Assigns the next sequence number of a session, appends the frame to the session's capped
  * replay stream and publishes it, atomically in one round trip. With a dedupe key (a caller id)
- * and a capture time, a fix that is not newer than that caller's last one is dropped (returns 0):
- * SPEC.md §4 dedupes locations by capture time. A fix stamped ahead of its time (a phone clock
- * running fast; `exact`) must not hold back the correctly stamped fixes after it: it neither
- * checks nor moves that caller's latest capture time, and is dropped only as an exact repeat of
- * its capture time, which it marks (`<key>@<capturedAt>`); every fix checks that mark, so its
- * resend is a duplicate even once its time is no longer ahead. With `TextMarks`, a fix of a caller and capture
- * second the page or a text already delivered is a duplicate too (returns 0). Returns -1 when the session's counter is not in
- * Redis (expired, or Redis lost its data): the caller must seed it from Postgres and retry, so a
- * sequence number is never handed out twice.
+ * and a capture time (the phone's own stamp, which a resend repeats exactly), a fix is dropped
+ * (returns 0) when that stamp is one of the key's recently accepted stamps (KEYS[5], the last
+ * `RECENT_STAMPS_PER_KEY`, by when they were accepted), or is not newer than the key's latest
+ * (SPEC.md §4 dedupes locations by capture time). Both checks hold whatever the fix's mode, so a
+ * resend is a duplicate even when its mode differs from the first send's (the mode depends on
+ * the network delay and the `queuedMs` the page reports). The mode only decides whether the fix
+ * moves the latest: a fix stamped ahead of its time (a phone clock running fast; `exact`) does
+ * not, so it cannot make the correctly stamped fixes after it look old. With `TextMarks`, a fix
+ * of a caller and capture second the page or a text already delivered is a duplicate too
+ * (returns 0). Returns -1 when the session's counter is not in Redis (expired, or Redis lost its
+ * data): the caller must seed it from Postgres and retry, so a sequence number is never handed
+ * out twice.
  */
 const PUBLISH_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if ARGV[8] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[8]) == 1 then return 0 end
 if ARGV[10] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[10]) == 1 then return 0 end
 if ARGV[4] ~= '' then
-  local exact = ARGV[4] .. '@' .. ARGV[5]
-  if redis.call('HEXISTS', KEYS[3], exact) == 1 then return 0 end
-  if ARGV[11] == 'exact' then
-    redis.call('HSET', KEYS[3], exact, '1')
-  else
-    local previous = redis.call('HGET', KEYS[3], ARGV[4])
-    if previous and tonumber(previous) >= tonumber(ARGV[5]) then return 0 end
+  if redis.call('ZSCORE', KEYS[5], ARGV[5]) then return 0 end
+  local latest = redis.call('HGET', KEYS[3], ARGV[4])
+  if latest and tonumber(latest) >= tonumber(ARGV[5]) then return 0 end
+  if ARGV[11] ~= 'exact' then
     redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+    redis.call('EXPIRE', KEYS[3], ARGV[7])
   end
-  redis.call('EXPIRE', KEYS[3], ARGV[7])
 end
 if ARGV[9] ~= '' then
   redis.call('HSET', KEYS[4], ARGV[9], '1')
   redis.call('EXPIRE', KEYS[4], ARGV[7])
 end
 local seq = redis.call('INCR', KEYS[1])
+if ARGV[4] ~= '' then
+  redis.call('ZADD', KEYS[5], seq, ARGV[5])
+  redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -1 - tonumber(ARGV[12]))
+  redis.call('EXPIRE', KEYS[5], ARGV[7])
+end
 local frame = ARGV[2] .. seq .. ARGV[3]
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], seq .. '-0', 'f', frame)
 redis.call('PUBLISH', ARGV[1], frame)
@@ -80,6 +85,7 @@ type SequencedRedis = Redis & {
     streamKey: string,
     lastCaptureKey: string,
     textedKey: string,
+    stampsKey: string,
     channel: string,
     prefix: string,
     suffix: string,
@@ -91,6 +97,7 @@ type SequencedRedis = Redis & {
     textedMark: string,
     textedCheckAlso: string,
     dedupeMode: '' | 'exact',
+    recentStamps: number,
   ): Promise<number>;
   locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
   locusClaimSocket(
@@ -104,7 +111,8 @@ type SequencedRedis = Redis & {
 
 /**
  * How a fix is deduped: by `key` (a caller, or a caller and source) and capture time; see
- * `PUBLISH_SCRIPT`. `exact` for a fix whose capture time is ahead of when it can have been taken.
+ * `PUBLISH_SCRIPT`. `exact` for a fix whose capture time is ahead of when it can have been
+ * taken: deduped the same way, but it does not move the key's latest capture time.
  */
 export interface Dedupe {
   key: string;
@@ -144,6 +152,9 @@ export class SessionKeys {
   seq = (sessionId: string) => `${this.prefix}session:{${sessionId}}:seq`;
   stream = (sessionId: string) => `${this.prefix}session:{${sessionId}}:events`;
   lastCapture = (sessionId: string) => `${this.prefix}session:{${sessionId}}:last-capture`;
+  /** The capture stamps recently accepted for one dedupe key (see `PUBLISH_SCRIPT`). */
+  captureStamps = (sessionId: string, dedupeKey: string) =>
+    `${this.prefix}session:{${sessionId}}:stamps:${dedupeKey}`;
   /** Which capture seconds the page and texts delivered, per caller (see `TextMarks`). */
   texted = (sessionId: string) => `${this.prefix}session:{${sessionId}}:texted`;
   channel = (sessionId: string) => `${this.prefix}session:{${sessionId}}`;
@@ -159,6 +170,13 @@ export class SessionKeys {
   tokenSockets = (tokenHashHex: string) => `${this.prefix}token-sockets:{${tokenHashHex}}`;
 }
 
+/**
+ * How many accepted capture stamps are kept per dedupe key. A page has at most 4 frames of 25
+ * fixes unacknowledged per socket, and a link at most 3 sockets: what a page can send again is far
+ * fewer, and the latest capture time still catches an older stamp dropped from the set.
+ */
+export const RECENT_STAMPS_PER_KEY = 1024;
+
 /** How long a token's list of sockets outlives its last socket opening (the longest token life). */
 const TOKEN_SOCKETS_TTL_SECONDS = 24 * 3600;
 
@@ -170,7 +188,7 @@ export class Sequencer {
     readonly keys: SessionKeys,
     private readonly options: { streamMaxLen: number; ttlSeconds: number },
   ) {
-    redis.defineCommand('locusPublish', { numberOfKeys: 4, lua: PUBLISH_SCRIPT });
+    redis.defineCommand('locusPublish', { numberOfKeys: 5, lua: PUBLISH_SCRIPT });
     redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
     redis.defineCommand('locusClaimSocket', { numberOfKeys: 1, lua: CLAIM_SOCKET_SCRIPT });
     this.redis = redis as SequencedRedis;
@@ -219,6 +237,8 @@ export class Sequencer {
       this.keys.stream(sessionId),
       this.keys.lastCapture(sessionId),
       this.keys.texted(sessionId),
+      // Never read without a dedupe key; named anyway so the script declares every key it may use.
+      this.keys.captureStamps(sessionId, dedupe?.key ?? ''),
       this.keys.channel(sessionId),
       prefix,
       suffix,
@@ -230,6 +250,7 @@ export class Sequencer {
       textMarks?.mark ?? '',
       textMarks?.check?.[1] ?? '',
       dedupe?.exact ? 'exact' : '',
+      RECENT_STAMPS_PER_KEY,
     );
   }
 

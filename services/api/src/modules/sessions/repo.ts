@@ -7,6 +7,8 @@ export interface ConnectionGrant {
   sessionId: string;
   callerId: string | null;
   userId: string | null;
+  /** The sign-in that asked for a dispatcher token (null before it was recorded, or none). */
+  authSessionId: string | null;
 }
 
 export async function insertSession(
@@ -76,7 +78,7 @@ export async function findGrant(
   const row = await db
     .selectFrom('connection_tokens as t')
     .innerJoin('tracking_sessions as s', 's.id', 't.session_id')
-    .select(['t.session_id', 't.caller_id', 't.user_id'])
+    .select(['t.session_id', 't.caller_id', 't.user_id', 't.auth_session_id'])
     .where('t.token_hash', '=', hash)
     .where('t.kind', '=', kind)
     .where('t.revoked_at', 'is', null)
@@ -84,7 +86,12 @@ export async function findGrant(
     .where('s.status', '=', 'active')
     .executeTakeFirst();
   return row
-    ? { sessionId: row.session_id, callerId: row.caller_id, userId: row.user_id }
+    ? {
+        sessionId: row.session_id,
+        callerId: row.caller_id,
+        userId: row.user_id,
+        authSessionId: row.auth_session_id,
+      }
     : undefined;
 }
 
@@ -133,16 +140,76 @@ export async function tokenStates(
 /** Bounded, so that thousands of sockets never make one statement with too many parameters. */
 const TOKENS_PER_QUERY = 1_000;
 
-/** Revokes every dispatcher socket token of a user that still works; returns how many. */
-export async function revokeDispatcherTokens(db: Database, userId: string): Promise<number> {
+/**
+ * Issues a dispatcher socket token for a signed-in user's auth session, only while that session
+ * is not revoked: returns false (and issues nothing) once it is. The session's row is locked for
+ * share until the transaction ends, so a sign-out revoking it waits for the token to be
+ * committed, and its revocation of the session's tokens that follows then finds this one too.
+ */
+export async function insertSignedInDispatcherToken(
+  db: Database,
+  token: {
+    hash: Buffer;
+    sessionId: string;
+    userId: string;
+    authSessionId: string;
+    ttlSeconds: number;
+  },
+): Promise<boolean> {
   const result = await db
+    .insertInto('connection_tokens')
+    .columns(['token_hash', 'kind', 'session_id', 'user_id', 'auth_session_id', 'expires_at'])
+    .expression(
+      db
+        .selectFrom('auth_sessions')
+        .select([
+          sql<Buffer>`${token.hash}::bytea`.as('token_hash'),
+          sql<string>`'dispatcher'`.as('kind'),
+          sql<string>`${token.sessionId}::uuid`.as('session_id'),
+          sql<string>`${token.userId}::uuid`.as('user_id'),
+          'id',
+          sql<Date>`now() + make_interval(secs => ${token.ttlSeconds})`.as('expires_at'),
+        ])
+        .where('id', '=', token.authSessionId)
+        .where('user_id', '=', token.userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', sql<Date>`now()`)
+        .forShare(),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/**
+ * Whose dispatcher tokens a revocation ends: one auth session's (its sign-out, its idle expiry),
+ * every one but the current session's ("sign out other sessions"), or all of them (a password
+ * change, a removal). Tokens without an auth session are reached by the last two only.
+ */
+export type RevocationScope =
+  { authSessionId: string } | { exceptAuthSessionId: string } | { everySession: true };
+
+/** Revokes the user's dispatcher socket tokens in `scope` that still work; returns how many. */
+export async function revokeDispatcherTokens(
+  db: Database,
+  userId: string,
+  scope: RevocationScope,
+): Promise<number> {
+  let query = db
     .updateTable('connection_tokens')
     .set({ revoked_at: sql<Date>`now()` })
     .where('user_id', '=', userId)
     .where('kind', '=', 'dispatcher')
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
+    .where('expires_at', '>', sql<Date>`now()`);
+  if ('authSessionId' in scope) query = query.where('auth_session_id', '=', scope.authSessionId);
+  else if ('exceptAuthSessionId' in scope)
+    query = query.where((eb) =>
+      eb.or([
+        eb('auth_session_id', 'is', null),
+        eb('auth_session_id', '!=', scope.exceptAuthSessionId),
+      ]),
+    );
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -1,10 +1,17 @@
 import type { Database } from '@locus/db';
-import { insertCallers, insertSession, insertTokens } from './repo';
+import { ApiError } from '../../http/errors';
+import { insertCallers, insertSession, insertSignedInDispatcherToken, insertTokens } from './repo';
 import { newToken } from './tokens';
 
 export interface OpenSessionInput {
   teamId?: string | null;
   createdBy?: string | null;
+  /**
+   * The sign-in (auth session id) of `createdBy` asking for the session: its dispatcher token is
+   * then that sign-in's, ended with it, and refused (401) if it was revoked meanwhile. Without
+   * it (tests, the benchmark), only the user-wide revocations reach the token.
+   */
+  authSessionId?: string;
   callers: { phoneNumber: string; language?: 'en' | 'es' | 'fr' | 'zh' }[];
   dispatcherTokenTtlSeconds?: number;
   callerTokenTtlSeconds?: number;
@@ -45,15 +52,34 @@ export async function openSession(db: Database, input: OpenSessionInput): Promis
     const dispatcher = newToken();
     const callerTokens =
       input.withCallerTokens === false ? [] : callers.map((caller) => ({ caller, ...newToken() }));
-    await insertTokens(trx, [
-      {
+    const dispatcherTtl = input.dispatcherTokenTtlSeconds ?? 12 * 3600;
+    const signedIn =
+      input.createdBy && input.authSessionId !== undefined
+        ? { userId: input.createdBy, authSessionId: input.authSessionId }
+        : undefined;
+    if (signedIn) {
+      const issued = await insertSignedInDispatcherToken(trx, {
         hash: dispatcher.hash,
-        kind: 'dispatcher',
         sessionId,
-        callerId: null,
-        userId: input.createdBy ?? null,
-        ttlSeconds: input.dispatcherTokenTtlSeconds ?? 12 * 3600,
-      },
+        ...signedIn,
+        ttlSeconds: dispatcherTtl,
+      });
+      // Signed out (or idle-expired) since the request was authenticated: nothing is kept.
+      if (!issued) throw new ApiError(401, 'unauthorized', 'Sign in to continue.');
+    }
+    await insertTokens(trx, [
+      ...(signedIn
+        ? []
+        : [
+            {
+              hash: dispatcher.hash,
+              kind: 'dispatcher' as const,
+              sessionId,
+              callerId: null,
+              userId: input.createdBy ?? null,
+              ttlSeconds: dispatcherTtl,
+            },
+          ]),
       ...callerTokens.map(({ caller, hash }) => ({
         hash,
         kind: 'caller' as const,

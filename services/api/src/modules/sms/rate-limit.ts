@@ -16,7 +16,8 @@ if redis.call('INCRBY', KEYS[1], count) == count then redis.call('PEXPIRE', KEYS
 return 0
 `;
 
-// Gives back what a reservation took when the other counter refused the texts.
+// Gives back what a reservation took when the other counter refused the texts, or when they
+// were never sent.
 const RELEASE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECRBY', KEYS[1], ARGV[1]) end
 return 0
@@ -96,6 +97,13 @@ export class SmsRateLimiter {
       await this.redis.eval(RELEASE, 1, userKey, count);
       throw new SmsRateLimited(Math.ceil(teamWait / 1000), 'team');
     }
+  }
+
+  /** Gives back texts a reservation took that were never sent (an opted-out number, a refusal). */
+  async release(who: { userId: string; teamId: string }, count: number): Promise<void> {
+    if (count <= 0) return;
+    await this.redis.eval(RELEASE, 1, this.key('user', who.userId), count);
+    await this.redis.eval(RELEASE, 1, this.key('team', who.teamId), count);
   }
 }
 
