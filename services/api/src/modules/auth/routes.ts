@@ -1,15 +1,12 @@
-import rateLimit from '@fastify/rate-limit';
-import { authContract, signInLockout } from '@locus/contract';
+import { authContract } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
-import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
 import { Mailer } from '../email/service';
 import { listManagedUsers, loadCurrentUser } from '../users/service';
 import { clearSessionCookie, setSessionCookie } from './cookie';
 import { requireAdmin, requireUser } from './guard';
-import { signInThrottleFromConfig } from './address-throttle';
-import { SignInLockout } from './lockout';
+import { rateLimitAuthScope, signInLockoutFor } from './auth-scope';
 import { AuthService } from './service';
 import { withRetryAfter } from './sign-in-guard';
 
@@ -23,35 +20,18 @@ const READ_MULTIPLIER = 10;
  */
 export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config } = deps;
-  const service = new AuthService(
-    deps,
-    new Mailer(deps.queues, deps.log),
-    new SignInLockout(
-      deps.redis,
-      config.REDIS_KEY_PREFIX,
-      signInLockout,
-      signInThrottleFromConfig(config),
-    ),
-  );
+  const service = new AuthService(deps, new Mailer(deps.queues, deps.log), signInLockoutFor(deps));
   const secureCookie = config.NODE_ENV === 'production';
 
   // Its own scope, so the limiter applies to these routes only.
   await app.register(async (scope) => {
     // A scope's onClose runs before the root's, which closes Postgres and the queues.
     scope.addHook('onClose', () => service.background.drain());
-    await scope.register(rateLimit, {
-      global: true,
-      redis: deps.redis,
-      nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`,
-      max: (request) =>
-        READ_ROUTES.has(request.routeOptions.url ?? '')
-          ? config.AUTH_RATE_LIMIT_MAX * READ_MULTIPLIER
-          : config.AUTH_RATE_LIMIT_MAX,
-      timeWindow: config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000,
-      keyGenerator: (request) => `${request.method}:${request.routeOptions.url}:${request.ip}`,
-      errorResponseBuilder: (_request, context) =>
-        new ApiError(429, 'rate-limited', `Too many requests. Try again in ${context.after}.`),
-    });
+    await rateLimitAuthScope(scope, deps, (request) =>
+      READ_ROUTES.has(request.routeOptions.url ?? '')
+        ? config.AUTH_RATE_LIMIT_MAX * READ_MULTIPLIER
+        : config.AUTH_RATE_LIMIT_MAX,
+    );
 
     registerContract(scope, authContract, {
       signIn: async ({ body }, { request, reply }) => {

@@ -1,13 +1,10 @@
-import rateLimit from '@fastify/rate-limit';
-import { passkeysContract, signInLockout } from '@locus/contract';
+import { passkeysContract } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
-import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
-import { signInThrottleFromConfig } from '../auth/address-throttle';
 import { setSessionCookie } from '../auth/cookie';
 import { requireUser } from '../auth/guard';
-import { SignInLockout } from '../auth/lockout';
+import { rateLimitAuthScope, signInLockoutFor } from '../auth/auth-scope';
 import { withRetryAfter } from '../auth/sign-in-guard';
 import { PasskeyService } from './service';
 
@@ -15,26 +12,11 @@ import { PasskeyService } from './service';
 export async function passkeyRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config } = deps;
   // The same counts as the password and code steps: a refused passkey is a failed sign-in.
-  const lockout = new SignInLockout(
-    deps.redis,
-    config.REDIS_KEY_PREFIX,
-    signInLockout,
-    signInThrottleFromConfig(config),
-  );
-  const service = new PasskeyService(deps, lockout);
+  const service = new PasskeyService(deps, signInLockoutFor(deps));
   const secureCookie = config.NODE_ENV === 'production';
 
   await app.register(async (scope) => {
-    await scope.register(rateLimit, {
-      global: true,
-      redis: deps.redis,
-      nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`,
-      max: config.AUTH_RATE_LIMIT_MAX,
-      timeWindow: config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000,
-      keyGenerator: (request) => `${request.method}:${request.routeOptions.url}:${request.ip}`,
-      errorResponseBuilder: (_request, context) =>
-        new ApiError(429, 'rate-limited', `Too many requests. Try again in ${context.after}.`),
-    });
+    await rateLimitAuthScope(scope, deps);
 
     registerContract(scope, passkeysContract, {
       list: async (_input, { request }) => ({
