@@ -15,3 +15,4 @@ export * from './call-lists';
 export * from './i18n/caller-texts';
 export * from './caller-link';
 export * from './text-location';
+export * from './admin-common';

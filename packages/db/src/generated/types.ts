@@ -31,7 +31,9 @@ export interface AuditLog {
   at: Generated<Timestamp>;
   detail: Generated<Json>;
   id: Generated<Int8>;
+  ip: string | null;
   subject: string;
+  team_id: string | null;
 }
 
 export interface AuthSessions {

@@ -13,6 +13,7 @@ import * as teamInvitations from './2026-11-25T02-20_team-invitations';
 import * as passkeys from './2026-11-25T03-00_passkeys';
 import * as tokenAuthSession from './2026-11-25T03-10_token-auth-session';
 import * as sessionMfa from './2026-11-25T03-20_session-mfa';
+import * as auditTrail from './2026-11-25T05-00_audit-trail';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T03-00_passkeys': passkeys,
   '2026-11-25T03-10_token-auth-session': tokenAuthSession,
   '2026-11-25T03-20_session-mfa': sessionMfa,
+  '2026-11-25T05-00_audit-trail': auditTrail,
 };

@@ -23,12 +23,37 @@ export interface AuditEntry {
     | 'password.reset'
     | 'uscg.approve'
     | 'uscg.reject'
-    | 'user.patch';
+    | 'user.patch'
+    // Issue 11 (admin area): every action an agency is audited on.
+    | 'sign-in'
+    | 'locate.requested'
+    | 'sms.sent'
+    | 'session.ended'
+    | 'session.exported'
+    | 'user.invited'
+    | 'user.role-changed'
+    | 'user.added-to-team'
+    | 'user.removed-from-team'
+    | 'team.created'
+    | 'team.updated'
+    | 'team.custom-content'
+    | 'team.agency-added'
+    | 'team.agencies-removed'
+    | 'verification.approved'
+    | 'verification.rejected'
+    | 'verification.domain-added'
+    | 'verification.domain-removed'
+    | 'password.changed';
   /** What it was done to: a user id, or an address for a lockout. */
   subject: string;
   detail?: Record<string, string | number | boolean | null | string[]>;
+  /** The team whose trail shows it (its admins see it); null for platform-level rows. */
+  teamId?: string | null;
+  /** The client address the request came from (request.ip), when there was a request. */
+  ip?: string | null;
 }
 
+/** Appends one row; the table refuses updates and deletes (migration 2026-11-25T05-00). */
 export async function recordAudit(db: Database, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
@@ -37,6 +62,8 @@ export async function recordAudit(db: Database, entry: AuditEntry): Promise<void
       action: entry.action,
       subject: entry.subject,
       detail: JSON.stringify(entry.detail ?? {}),
+      team_id: entry.teamId ?? null,
+      ip: entry.ip ?? null,
     })
     .execute();
 }
