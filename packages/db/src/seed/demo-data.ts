@@ -70,6 +70,15 @@ export const demoUsers: ReadonlyArray<{
     agency: 'Demo County 911 Communications',
   },
   {
+    email: 'teamadmin@neighbour-county.test',
+    firstName: 'Nadia',
+    lastName: 'Admin',
+    isAdmin: false,
+    team: 'Neighbouring County',
+    role: 'admin',
+    agency: 'Neighbouring County Emergency Communications',
+  },
+  {
     email: 'dispatcher@neighbour-county.test',
     firstName: 'Nico',
     lastName: 'Neighbour',
