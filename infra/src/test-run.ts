@@ -1,6 +1,6 @@
 import { createDb, migrateToLatest } from '@locus/db';
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import pg from 'pg';
 import { checks } from './cli-checks';
 import { localServices } from './local-services';
@@ -16,6 +16,22 @@ interface VitestSummary {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
+  testResults?: { name: string; startTime: number; endTime: number }[];
+}
+
+/**
+ * The slowest test files, printed after the run: the suite must stay well under CI's limit
+ * (README: about 30 minutes), and this says where the time goes when it grows.
+ */
+function slowestFiles(summary: VitestSummary, count = 10): string[] {
+  return (summary.testResults ?? [])
+    .map((file) => ({
+      name: relative(repoRoot, file.name),
+      seconds: (file.endTime - file.startTime) / 1000,
+    }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count)
+    .map((file) => `${file.seconds.toFixed(0).padStart(5)} s  ${file.name}`);
 }
 
 /**
@@ -84,6 +100,8 @@ export async function runTests(vitestArgs: string[]): Promise<number> {
     rmSync(scratch, { recursive: true, force: true });
   }
 
+  if (summary?.testResults?.length)
+    console.log(`\nslowest test files:\n${slowestFiles(summary).join('\n')}`);
   const passed = summary?.numPassedTests ?? 0;
   const failed = summary?.numFailedTests ?? 0;
   if (summary && passed + failed === 0) failures.push('no tests ran');
