@@ -38,7 +38,7 @@ async function main(command: string | undefined, args: string[]): Promise<void> 
       await withServices(({ databaseUrl }) => migrate(databaseUrl));
       break;
     case 'seed':
-      await withServices(({ databaseUrl }) => seed(databaseUrl));
+      await withServices(({ databaseUrl, redisUrl }) => seed(databaseUrl, redisUrl));
       break;
     case 'psap:import':
       if (!args[0]) throw new Error('usage: npm run psap:import -- <fcc-master-psap-registry.csv>');

@@ -1,4 +1,12 @@
-import { createDb, migrateToLatest, parseFccPsapCsv, seedDemo, upsertPsaps } from '@locus/db';
+import {
+  createDb,
+  lockDemoAccounts,
+  migrateToLatest,
+  parseFccPsapCsv,
+  seedDemo,
+  upsertPsaps,
+} from '@locus/db';
+import { Redis } from 'ioredis';
 import { readFileSync } from 'node:fs';
 
 async function withDb<T>(
@@ -22,11 +30,23 @@ export async function migrate(databaseUrl: string): Promise<void> {
   console.log(applied.length > 0 ? `migrated: ${applied.join(', ')}` : 'schema is up to date');
 }
 
-export async function seed(databaseUrl: string): Promise<void> {
+/**
+ * The demo data, and (given Redis) the demo's locked-out account: the sign-in lock lives in
+ * Redis, under the prefix the API uses.
+ */
+export async function seed(databaseUrl: string, redisUrl?: string): Promise<void> {
   const report = await withDb(databaseUrl, (db) => seedDemo(db));
   console.log(
     `demo data: ${report.usersCreated} users and ${report.teamsCreated} teams created (existing ones kept)`,
   );
+  if (redisUrl === undefined) return;
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
+  try {
+    await redis.connect();
+    await lockDemoAccounts(redis, process.env.REDIS_KEY_PREFIX ?? 'locus:');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export async function importPsaps(databaseUrl: string, file: string): Promise<void> {

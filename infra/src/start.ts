@@ -29,7 +29,7 @@ export async function start(): Promise<void> {
 
   try {
     await migrate(services.databaseUrl);
-    if (process.env.NODE_ENV !== 'production') await seed(services.databaseUrl);
+    if (process.env.NODE_ENV !== 'production') await seed(services.databaseUrl, services.redisUrl);
     await buildWebIfStale();
     const env = {
       DATABASE_URL: services.databaseUrl,

@@ -208,8 +208,13 @@ describe('teams and the user list', () => {
   it('lists every user to platform admins, team members to team admins, nothing to dispatchers', async () => {
     const emails = async (token: string) =>
       (
-        await call<{ email: string }[]>(stack.api, 'GET', '/api/v1/auth/users/', { token })
-      ).body.map((user) => user.email);
+        await call<{ items: { email: string }[] }>(
+          stack.api,
+          'GET',
+          '/api/v1/auth/users/?pageSize=100',
+          { token },
+        )
+      ).body.items.map((user) => user.email);
     expect(await emails(owner)).toEqual(
       expect.arrayContaining(['owner@locus.test', 'dispatcher@neighbour-county.test']),
     );

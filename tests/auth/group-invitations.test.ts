@@ -95,12 +95,12 @@ describe('group registration of an address that already has an account', () => {
       .selectFrom('audit_log')
       .select(['action', 'actor_user_id', 'detail'])
       .where('subject', '=', neighbourId)
-      .where('action', 'in', ['team.invited', 'team.invitation-accepted'])
+      .where('action', 'in', ['user.invited', 'team.invitation-accepted'])
       .orderBy('id')
       .execute();
     expect(audit).toEqual([
       {
-        action: 'team.invited',
+        action: 'user.invited',
         actor_user_id: expect.any(String),
         detail: { teamId, role: 'member', existingAccount: true },
       },

@@ -39,7 +39,8 @@ describe('signing in', () => {
       companyName: 'Demo County 911',
       isAdmin: false,
       isTeamAdmin: false,
-      hasSeenWalkthrough: false,
+      // The documented demo accounts have used Locus before (seed): no tour for them.
+      hasSeenWalkthrough: true,
       emailConfirmed: true,
       uscgApproval: null,
       registrationComplete: true,

@@ -215,6 +215,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
       'API',
       'TEAM | USER METRICS',
       'OVERWATCH',
+      'AUDIT',
     ]);
     await page.getByTestId('company-name').filter({ hasText: 'Demo County 911' }).waitFor();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
@@ -249,6 +250,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
       'PLATFORM METRICS',
       'OVERWATCH',
       'DEV',
+      'AUDIT',
     ]);
     await page.getByRole('link', { name: 'DEV' }).click();
     await page.waitForURL(url('/admin/dev'));
@@ -275,7 +277,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'dispatcher@neighbour-county.test');
     await page.goto(url('/admin'));
-    expect(await sidebar(page)).toEqual(['USERS', 'TEAMS']);
+    expect(await sidebar(page)).toEqual(['USERS', 'TEAMS', 'AUDIT']);
     for (const path of ['/admin/metrics', '/admin/admin-api', '/admin/overwatch']) {
       await expectRedirect(page, path, '/admin');
     }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { IntegerId } from './database-ids';
 import { ErrorBody } from './errors';
 import { MfaChallenge } from './mfa-challenge';
+import { UsersListQuery, UsersPage } from './users-admin';
 
 const c = initContract();
 
@@ -124,6 +125,15 @@ export const InvitationAccepted = z.object({ message: z.string(), teamName: z.st
 export const EmailBody = z.object({ email: Email });
 export const ConfirmEmailBody = z.object({ verificationCode: OneTimeCode });
 export const UpdatePasswordBody = z.object({ resetCode: OneTimeCode, password: Password });
+/**
+ * The profile's password change: the current password proves it is the user at the keyboard (a
+ * borrowed session cannot lock its owner out), the new one follows the registration rules.
+ */
+export const ChangePasswordBody = z.object({
+  currentPassword: z.string().min(1, 'Required').max(signInPasswordMaxLength),
+  newPassword: Password,
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
 /** The same answer whether or not an account exists. */
 export const Accepted = z.object({ message: z.string() });
@@ -140,9 +150,41 @@ export const DemoRequestBody = z.object({
 });
 export type DemoRequestBody = z.infer<typeof DemoRequestBody>;
 
-export const HeaderLink = z.object({ name: z.string(), link: z.string().url() });
+/** The limits of a team's custom links (SPEC.md §3 Team `customContent`). */
+export const customContentLimits = {
+  nameMaxLength: 60,
+  linkMaxLength: 2048,
+  /** Links in each of the two lists (header, header dropdown). */
+  linksPerList: 10,
+} as const;
+
+/**
+ * One of a team's custom links, shown in the console's user menu and opened in a new tab.
+ * `https:` only: a link a team admin enters is opened by every dispatcher of the team, so it
+ * must neither run script (`javascript:`) nor travel in the clear.
+ */
+export const HeaderLink = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .max(
+      customContentLimits.nameMaxLength,
+      `At most ${customContentLimits.nameMaxLength} characters`,
+    ),
+  link: z
+    .string()
+    .trim()
+    .max(customContentLimits.linkMaxLength)
+    .url('Enter a full link, starting with https://')
+    .refine((value) => /^https:\/\/[^/?#\s]/i.test(value), 'Links must start with https://'),
+});
+export type HeaderLink = z.infer<typeof HeaderLink>;
+const HeaderLinks = z
+  .array(HeaderLink)
+  .max(customContentLimits.linksPerList, `At most ${customContentLimits.linksPerList} links`);
 export const TeamCustomContent = z.object({
-  links: z.object({ header: z.array(HeaderLink), headerDropdown: z.array(HeaderLink) }),
+  links: z.object({ header: HeaderLinks, headerDropdown: HeaderLinks }),
 });
 export type TeamCustomContent = z.infer<typeof TeamCustomContent>;
 
@@ -200,18 +242,6 @@ export const CurrentUser = z.object({
   mfaRequired: z.boolean().default(false),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
-
-export const UserSummary = z.object({
-  id: z.string().uuid(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  companyName: z.string().nullable(),
-  isAdmin: z.boolean(),
-  emailConfirmed: z.boolean(),
-  createdAt: z.string().datetime(),
-});
-export type UserSummary = z.infer<typeof UserSummary>;
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
 
@@ -309,6 +339,18 @@ export const authContract = c.router(
       body: UpdatePasswordBody,
       responses: { 200: Accepted, ...errors },
     },
+    changePassword: {
+      method: 'POST',
+      path: '/api/v1/auth/change-password',
+      summary:
+        "Change the signed-in user's password (the current one required); signs out their other sessions",
+      description:
+        'A wrong current password answers 401 `invalid-credentials` and counts toward the sign-in lockout like a failed sign-in; a locked account answers 401 `account-locked`, and an address held back for the account 429 `rate-limited` with Retry-After, as at sign-in. ' +
+        'The new password follows the registration rules (8 to 128 characters, not a common password, not the current one): 400 `validation-failed` naming `newPassword`. ' +
+        "On success every other session of the user ends, with its dispatcher sockets; this one stays signed in. Audited as `password.changed`.",
+      body: ChangePasswordBody,
+      responses: { 200: Accepted, 409: ErrorBody, ...errors },
+    },
     currentUser: {
       method: 'GET',
       path: '/api/v1/auth/current-user',
@@ -318,8 +360,12 @@ export const authContract = c.router(
     users: {
       method: 'GET',
       path: '/api/v1/auth/users/',
-      summary: 'Admins: the users they manage (platform admins: everyone)',
-      responses: { 200: z.array(UserSummary), ...errors },
+      summary:
+        'Admins: the users they manage (platform admins: everyone); the same as GET /api/v1/users/',
+      description:
+        'Paginated, searchable and sortable exactly like GET /api/v1/users/. Team admins see only the users of the teams they administer; dispatchers get 403.',
+      query: UsersListQuery,
+      responses: { 200: UsersPage, ...errors, 404: ErrorBody },
     },
     demoRequest: {
       method: 'POST',

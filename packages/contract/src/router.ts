@@ -13,7 +13,12 @@ import { authSessionsContract } from './auth-sessions';
 import { mfaContract } from './mfa';
 import { passkeysContract } from './passkeys';
 import { callListsContract } from './call-lists';
+import { teamsContract } from './teams';
+import { usersAdminContract } from './users-admin';
+import { teamMembersContract } from './team-members';
 import { trackingContract } from './tracking';
+import { verificationContract } from './verification';
+import { auditContract } from './audit';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -75,6 +80,11 @@ export const contract = c.router(
     publicConfig: publicConfigContract,
     tracking: trackingContract,
     callLists: callListsContract,
+    verification: verificationContract,
+    audit: auditContract,
+    teams: teamsContract,
+    usersAdmin: usersAdminContract,
+    teamMembers: teamMembersContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -20,6 +20,11 @@ import { authSessionRoutes } from './modules/auth-sessions/routes';
 import { mfaRoutes } from './modules/mfa/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
 import { callListRoutes } from './modules/call-lists/routes';
+import { auditRoutes } from './modules/audit/routes';
+import { verificationRoutes } from './modules/verification/routes';
+import { usersAdminRoutes } from './modules/users-admin/routes';
+import { teamMemberRoutes } from './modules/team-members/routes';
+import { teamRoutes } from './modules/teams/routes';
 import { demoRequestRoutes } from './modules/demo-requests/routes';
 import { devOutboxRoutes } from './modules/dev-outbox/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -171,6 +176,11 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   publicConfigRoutes(app, config);
   locationRoutes(app, { ...deps, realtime, hub });
   callListRoutes(app, deps);
+  verificationRoutes(app, deps);
+  auditRoutes(app, deps);
+  usersAdminRoutes(app, deps);
+  teamMemberRoutes(app, deps);
+  teamRoutes(app, deps);
   devOutboxRoutes(app, { ...deps, realtime, hub });
   await twilioWebhookRoutes(app, { ...deps, realtime, hub });
 

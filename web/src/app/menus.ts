@@ -112,12 +112,18 @@ export function adminSidebar(permissions: Permissions): SidebarItem[] {
       },
       { item: { label: 'OVERWATCH', to: '/admin/overwatch' }, requires: ['premiere'] },
       { item: { label: 'DEV', to: '/admin/dev' }, requires: ['platform-owner'] },
+      { item: { label: 'AUDIT', to: '/admin/audit' } },
     ],
     permissions,
   );
 }
 
-/** The team's own links (SPEC.md §3 Team): the first team in the user's list carries them. */
+/**
+ * The team's own links (SPEC.md §3 Team: "the first team in the user's list may carry the
+ * custom content"): the user's first active team, the one they locate for.
+ */
 export function customLinks(teams: Team[]): Team['customContent']['links'] {
-  return teams[0]?.customContent.links ?? { header: [], headerDropdown: [] };
+  return (
+    teams.find((team) => team.isActive)?.customContent.links ?? { header: [], headerDropdown: [] }
+  );
 }

@@ -63,23 +63,35 @@ const DashboardPage = lazyPage(
   (module) => module.DashboardPage,
 );
 
+const UsersPage = lazyPage(
+  () => import('../admin/users/UsersPage'),
+  (module) => module.UsersPage,
+);
+
 const teamsPages = () => import('../admin/teams/TeamsPage');
 const TeamsPage = lazyPage(teamsPages, (module) => module.TeamsPage);
 const TeamEditPage = lazyPage(teamsPages, (module) => module.TeamEditPage);
+const AdminApiPage = lazyPage(
+  () => import('../admin/api/AdminApiPage'),
+  (module) => module.AdminApiPage,
+);
+
+const VerificationPage = lazyPage(
+  () => import('../admin/verification/VerificationPage'),
+  (module) => module.VerificationPage,
+);
+const AuditPage = lazyPage(
+  () => import('../admin/audit/AuditPage'),
+  (module) => module.AuditPage,
+);
 
 const comingSoon = () => import('../coming-soon/screens');
-const AdminApiComingSoon = lazyPage(comingSoon, (module) => module.AdminApiComingSoon);
 const AdminDevPage = lazyPage(comingSoon, (module) => module.AdminDevPage);
 const AdminMetricsComingSoon = lazyPage(comingSoon, (module) => module.AdminMetricsComingSoon);
 const AdminOverwatchComingSoon = lazyPage(comingSoon, (module) => module.AdminOverwatchComingSoon);
 const AdminPlatformMetricsComingSoon = lazyPage(
   comingSoon,
   (module) => module.AdminPlatformMetricsComingSoon,
-);
-const AdminUsersComingSoon = lazyPage(comingSoon, (module) => module.AdminUsersComingSoon);
-const AdminVerificationComingSoon = lazyPage(
-  comingSoon,
-  (module) => module.AdminVerificationComingSoon,
 );
 const OverwatchComingSoon = lazyPage(comingSoon, (module) => module.OverwatchComingSoon);
 const TrainingComingSoon = lazyPage(comingSoon, (module) => module.TrainingComingSoon);
@@ -207,12 +219,12 @@ export const appRoutes: AppRoute[] = [
   {
     path: '/admin',
     meta: { name: 'admin', title: 'Admin: users', ...admin },
-    element: <AdminUsersComingSoon />,
+    element: <UsersPage />,
   },
   {
     path: '/admin/users',
     meta: { name: 'admin-users', title: 'Admin: users', ...admin },
-    element: <AdminUsersComingSoon />,
+    element: <UsersPage />,
   },
   {
     path: '/admin/teams',
@@ -242,7 +254,7 @@ export const appRoutes: AppRoute[] = [
   {
     path: '/admin/admin-api',
     meta: { name: 'admin-api', title: 'Admin: API', ...admin, requires: ['enterprise'] },
-    element: <AdminApiComingSoon />,
+    element: <AdminApiPage />,
   },
   {
     path: '/admin/metrics',
@@ -267,7 +279,12 @@ export const appRoutes: AppRoute[] = [
       ...admin,
       requires: ['platform-owner'],
     },
-    element: <AdminVerificationComingSoon />,
+    element: <VerificationPage />,
+  },
+  {
+    path: '/admin/audit',
+    meta: { name: 'admin-audit', title: 'Admin: audit trail', ...admin },
+    element: <AuditPage />,
   },
   {
     path: '/admin/dev',

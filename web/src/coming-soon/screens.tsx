@@ -45,27 +45,6 @@ export function AdminOverwatchComingSoon() {
   );
 }
 
-export function AdminApiComingSoon() {
-  return (
-    <ComingSoon
-      title="API"
-      summary="Access for partners who integrate Locus with their own dispatch systems."
-      features={[
-        'Create and revoke API credentials for your team.',
-        'See how your integration uses the API.',
-      ]}
-    >
-      <Text size="sm">
-        The API is documented already:{' '}
-        <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer" underline="always">
-          API documentation (OpenAPI)
-        </Anchor>
-        .
-      </Text>
-    </ComingSoon>
-  );
-}
-
 export function AdminMetricsComingSoon() {
   return (
     <ComingSoon

@@ -19,7 +19,16 @@ import { Box, Button, Collapse, Group, Paper, Stack, Text } from '@mantine/core'
 import { useMediaQuery } from '@mantine/hooks';
 import { IconMessage } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { MapHeaderControls } from '../app/layouts/map-header-slot';
 import { useSession } from '../app/session';
 import { consoleBackground, panelBorder } from '../theme';
@@ -43,6 +52,9 @@ import { WaitingForLocationModal } from './modals/WaitingForLocationModal';
 import { TrackingMap, type ShowCallerRequest } from './TrackingMap';
 import { useTracking } from './useTracking';
 import { useKeepSessionAlive } from '../app/idle/useKeepSessionAlive';
+
+// The guided tour: its own chunk, downloaded only by someone who has not ended a tracking yet.
+const Walkthrough = lazy(() => import('./walkthrough/Walkthrough'));
 
 /**
  * While the dispatcher waits for a first location, what the caller's page reported that explains
@@ -326,6 +338,17 @@ export function DashboardPage() {
   const errorModalOpen = modal !== null;
   useFocusRescue(tracking);
   const flowModalsHidden = errorModalOpen || showsEndConfirmation;
+  // SPEC.md §3 hasSeenWalkthrough (set when the first tracking ends, useTracking): the tour,
+  // only while the controls it points at are there and nothing else asks for attention.
+  const showsTour =
+    user !== null &&
+    !user.hasSeenWalkthrough &&
+    !tracking &&
+    !busy &&
+    !blocked &&
+    multiModal === null &&
+    !errorModalOpen &&
+    !showsEndConfirmation;
 
   const statusLine = (
     <Group gap="xs" wrap="nowrap">
@@ -458,6 +481,11 @@ export function DashboardPage() {
         email={user?.email ?? null}
         onClose={() => actor.send({ type: 'DISMISS_MODAL' })}
       />
+      {showsTour && (
+        <Suspense fallback={null}>
+          <Walkthrough />
+        </Suspense>
+      )}
     </Box>
   );
 }

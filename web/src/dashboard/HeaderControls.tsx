@@ -68,6 +68,7 @@ export function LocateForm({
     >
       <TextInput
         id={PHONE_INPUT_ID}
+        data-tour="phone-number"
         aria-label="Phone number"
         placeholder="Phone number"
         type="tel"
@@ -79,13 +80,14 @@ export function LocateForm({
         style={compact ? { flex: '1 1 130px', minWidth: 72 } : undefined}
       />
       {compact ? (
-        <Button type="submit" color="signal" px="xs" aria-label="Locate">
+        <Button type="submit" color="signal" px="xs" aria-label="Locate" data-tour="locate">
           <IconCurrentLocation size={18} aria-hidden />
         </Button>
       ) : (
         <Button
           type="submit"
           color="signal"
+          data-tour="locate"
           leftSection={<IconCurrentLocation size={16} aria-hidden />}
         >
           Locate
@@ -136,6 +138,7 @@ export function MultiLocateToggle({
   return (
     <SegmentedControl
       aria-label="Locate many numbers"
+      data-tour="locate-many"
       size={compact ? 'xs' : 'sm'}
       value=""
       onChange={(value) => (value === 'lists' ? onLocateByList() : onLocateNumbers())}

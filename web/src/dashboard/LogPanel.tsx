@@ -59,6 +59,7 @@ export function LogPanel({
     <Paper
       component="section"
       aria-labelledby={headingId}
+      data-tour="log"
       withBorder
       p="sm"
       style={{

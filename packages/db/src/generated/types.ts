@@ -247,6 +247,12 @@ export interface TeamMembers {
   user_id: string;
 }
 
+export interface TeamPsaps {
+  created_at: Generated<Timestamp>;
+  psap_id: number;
+  team_id: string;
+}
+
 export interface Teams {
   created_at: Generated<Timestamp>;
   custom_content: Generated<Json>;
@@ -293,6 +299,10 @@ export interface Users {
   uscg_requested_at: Timestamp | null;
   uscg_status: string | null;
   uscg_unit_name: string | null;
+  verification_reason: string | null;
+  verification_status: string | null;
+  verified_at: Timestamp | null;
+  verified_by: string | null;
 }
 
 export interface UserTotp {
@@ -337,6 +347,7 @@ export interface DB {
   sms_opt_outs: SmsOptOuts;
   team_invitations: TeamInvitations;
   team_members: TeamMembers;
+  team_psaps: TeamPsaps;
   teams: Teams;
   tracking_sessions: TrackingSessions;
   user_totp: UserTotp;

@@ -14,6 +14,8 @@ import * as passkeys from './2026-11-25T03-00_passkeys';
 import * as tokenAuthSession from './2026-11-25T03-10_token-auth-session';
 import * as sessionMfa from './2026-11-25T03-20_session-mfa';
 import * as auditTrail from './2026-11-25T05-00_audit-trail';
+import * as teamPsaps from './2026-11-25T05-20_team-psaps';
+import * as userVerification from './2026-11-25T05-30_user-verification';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -35,4 +37,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T03-10_token-auth-session': tokenAuthSession,
   '2026-11-25T03-20_session-mfa': sessionMfa,
   '2026-11-25T05-00_audit-trail': auditTrail,
+  '2026-11-25T05-20_team-psaps': teamPsaps,
+  '2026-11-25T05-30_user-verification': userVerification,
 };

@@ -122,3 +122,195 @@ export const demoCallLists: ReadonlyArray<{
     ],
   },
 ];
+
+/**
+ * Further fictional people, so that the admin area's tables, paging, "new users" and the
+ * verification queue have something to show. They sign in with DEMO_PASSWORD too. `daysAgo` is
+ * when they registered (spread over the last three months); `team: null` are people waiting
+ * for the platform owner's verification (see `demoWaitingForVerification`). Unconfirmed ones
+ * were invited by their team admin and have not followed the link yet.
+ */
+export interface DemoExtraUser {
+  email: string;
+  firstName: string;
+  lastName: string;
+  team: DemoTeamName | null;
+  role: 'admin' | 'member';
+  /** A listed agency (by name), or null for "My agency isn't listed" / an invited member. */
+  agency: string | null;
+  /** The agency name typed at registration when it was not listed. */
+  companyName?: string;
+  daysAgo: number;
+  emailConfirmed: boolean;
+}
+
+const demoCounty = 'Demo County 911 Communications';
+const neighbourCounty = 'Neighbouring County Emergency Communications';
+
+const member = (
+  email: string,
+  firstName: string,
+  lastName: string,
+  team: DemoTeamName,
+  agency: string | null,
+  daysAgo: number,
+  extra: Partial<Pick<DemoExtraUser, 'role' | 'emailConfirmed'>> = {},
+): DemoExtraUser => ({
+  email,
+  firstName,
+  lastName,
+  team,
+  agency,
+  daysAgo,
+  role: extra.role ?? 'member',
+  emailConfirmed: extra.emailConfirmed ?? true,
+});
+
+export const demoExtraUsers: readonly DemoExtraUser[] = [
+  // Demo County 911: a shift supervisor (team admin) and sixteen dispatchers.
+  member('marcus.bell@demo-county.test', 'Marcus', 'Bell', 'Demo County 911', demoCounty, 88, {
+    role: 'admin',
+  }),
+  member('aisha.khan@demo-county.test', 'Aisha', 'Khan', 'Demo County 911', demoCounty, 84),
+  member('priya.raman@demo-county.test', 'Priya', 'Raman', 'Demo County 911', demoCounty, 76),
+  member('jordan.alvarez@demo-county.test', 'Jordan', 'Alvarez', 'Demo County 911', demoCounty, 71),
+  member('hannah.okafor@demo-county.test', 'Hannah', 'Okafor', 'Demo County 911', demoCounty, 65),
+  member('liam.oconnell@demo-county.test', 'Liam', "O'Connell", 'Demo County 911', demoCounty, 60),
+  member('sofia.rossi@demo-county.test', 'Sofia', 'Rossi', 'Demo County 911', demoCounty, 52),
+  member('ethan.park@demo-county.test', 'Ethan', 'Park', 'Demo County 911', demoCounty, 47),
+  member('grace.mwangi@demo-county.test', 'Grace', 'Mwangi', 'Demo County 911', demoCounty, 41),
+  member('mateo.silva@demo-county.test', 'Mateo', 'Silva', 'Demo County 911', demoCounty, 35),
+  member('chloe.dubois@demo-county.test', 'Chloe', 'Dubois', 'Demo County 911', demoCounty, 28),
+  member('noah.fischer@demo-county.test', 'Noah', 'Fischer', 'Demo County 911', demoCounty, 21),
+  member('zoe.campbell@demo-county.test', 'Zoe', 'Campbell', 'Demo County 911', demoCounty, 14),
+  member('isaac.levine@demo-county.test', 'Isaac', 'Levine', 'Demo County 911', demoCounty, 9),
+  member('maya.patel@demo-county.test', 'Maya', 'Patel', 'Demo County 911', null, 5, {
+    emailConfirmed: false,
+  }),
+  member('lucas.nguyen@demo-county.test', 'Lucas', 'Nguyen', 'Demo County 911', null, 3, {
+    emailConfirmed: false,
+  }),
+  member('ruby.thompson@demo-county.test', 'Ruby', 'Thompson', 'Demo County 911', null, 1, {
+    emailConfirmed: false,
+  }),
+  // Neighbouring County: a second team admin and eight dispatchers.
+  member(
+    'owen.harris@neighbour-county.test',
+    'Owen',
+    'Harris',
+    'Neighbouring County',
+    neighbourCounty,
+    80,
+    {
+      role: 'admin',
+    },
+  ),
+  member(
+    'fatima.haddad@neighbour-county.test',
+    'Fatima',
+    'Haddad',
+    'Neighbouring County',
+    neighbourCounty,
+    70,
+  ),
+  member(
+    'samuel.wright@neighbour-county.test',
+    'Samuel',
+    'Wright',
+    'Neighbouring County',
+    neighbourCounty,
+    56,
+  ),
+  member(
+    'ingrid.larsen@neighbour-county.test',
+    'Ingrid',
+    'Larsen',
+    'Neighbouring County',
+    neighbourCounty,
+    44,
+  ),
+  member(
+    'daniel.kim@neighbour-county.test',
+    'Daniel',
+    'Kim',
+    'Neighbouring County',
+    neighbourCounty,
+    30,
+  ),
+  member(
+    'elena.petrova@neighbour-county.test',
+    'Elena',
+    'Petrova',
+    'Neighbouring County',
+    neighbourCounty,
+    19,
+  ),
+  member(
+    'tomas.herrera@neighbour-county.test',
+    'Tomás',
+    'Herrera',
+    'Neighbouring County',
+    neighbourCounty,
+    11,
+  ),
+  member(
+    'amara.nwosu@neighbour-county.test',
+    'Amara',
+    'Nwosu',
+    'Neighbouring County',
+    neighbourCounty,
+    6,
+  ),
+  member('ben.carter@neighbour-county.test', 'Ben', 'Carter', 'Neighbouring County', null, 2, {
+    emailConfirmed: false,
+  }),
+  // The platform owner's own staff.
+  member('julia.novak@locus.test', 'Julia', 'Novak', 'Locus', demoCounty, 86),
+  member('ravi.menon@locus.test', 'Ravi', 'Menon', 'Locus', demoCounty, 38),
+  // Waiting for verification (SPEC.md §2 /admin/verification/edit): confirmed, registration
+  // complete, on no team, no decision yet.
+  {
+    // "My agency isn't listed": no agency, the name they typed (join-unlisted).
+    email: 'carla.jimenez@riverbend-ems.test',
+    firstName: 'Carla',
+    lastName: 'Jimenez',
+    team: null,
+    role: 'member',
+    agency: null,
+    companyName: 'Riverbend Volunteer Ambulance Corps',
+    daysAgo: 4,
+    emailConfirmed: true,
+  },
+  {
+    // A listed agency, but an e-mail domain nobody has cleared.
+    email: 'walter.briggs@notareal-sheriff.test',
+    firstName: 'Walter',
+    lastName: 'Briggs',
+    team: null,
+    role: 'member',
+    agency: 'Notareal County Sheriff Communications',
+    daysAgo: 2,
+    emailConfirmed: true,
+  },
+];
+
+/** The two people the verification queue starts with. */
+export const demoWaitingForVerification = [
+  'carla.jimenez@riverbend-ems.test',
+  'walter.briggs@notareal-sheriff.test',
+] as const;
+
+/**
+ * Locked out after too many failed sign-ins, so the users screen shows a lock to lift. The lock
+ * lives in Redis, not Postgres: `lockDemoAccounts` sets it (see seed/demo-locks.ts).
+ */
+export const demoLockedUsers = ['noah.fischer@demo-county.test'] as const;
+
+/**
+ * Dispatchers who have not ended a first tracking yet, so the dashboard's guided tour shows for
+ * them (SPEC.md §3 hasSeenWalkthrough). Everyone else in the demo has used Locus before.
+ */
+export const demoNewDispatchers = [
+  'isaac.levine@demo-county.test',
+  'amara.nwosu@neighbour-county.test',
+] as const;

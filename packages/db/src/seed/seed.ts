@@ -6,6 +6,8 @@ import {
   DEMO_PASSWORD,
   demoCallLists,
   demoClearedDomains,
+  demoExtraUsers,
+  demoNewDispatchers,
   demoTeams,
   demoUsers,
 } from './demo-data';
@@ -68,7 +70,19 @@ export async function seedDemo(
       ).map((user) => user.email),
     );
     const missing = demoUsers.filter((user) => !existing.has(user.email));
-    const passwordHash = missing.length > 0 ? await hashPassword(DEMO_PASSWORD) : '';
+    // Any account for the address, confirmed or not: an invited person who has not confirmed
+    // yet is still there, and must not get a second account.
+    const anyAccount = new Set(
+      (
+        await trx
+          .selectFrom('users')
+          .select(sql<string>`lower(email)`.as('email'))
+          .execute()
+      ).map((user) => user.email),
+    );
+    const missingExtras = demoExtraUsers.filter((user) => !anyAccount.has(user.email));
+    const passwordHash =
+      missing.length + missingExtras.length > 0 ? await hashPassword(DEMO_PASSWORD) : '';
     for (const user of missing) {
       const { id } = await trx
         .insertInto('users')
@@ -81,6 +95,9 @@ export async function seedDemo(
           registration_completed_at: new Date(),
           is_admin: user.isAdmin,
           psap_id: agencyIds.get(user.agency) ?? null,
+          // The documented accounts have used Locus before: the dashboard's tour is for the
+          // new dispatchers (demoNewDispatchers), and browser tests start from a quiet console.
+          has_seen_walkthrough: true,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -90,6 +107,7 @@ export async function seedDemo(
         .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
         .execute();
     }
+    await insertExtraUsers(trx, missingExtras, { passwordHash, teamIds, agencyIds });
     await trx
       .insertInto('cleared_email_domains')
       .values(demoClearedDomains.map((domain) => ({ domain })))
@@ -99,10 +117,55 @@ export async function seedDemo(
     return {
       agencies,
       teamsCreated: teams.length,
-      usersCreated: missing.length,
+      usersCreated: missing.length + missingExtras.length,
       callListsCreated,
     };
   });
+}
+
+/**
+ * The further fictional users, each registered `daysAgo` days ago (their team membership too),
+ * so that lists of new users and their order mean something.
+ */
+async function insertExtraUsers(
+  db: Database,
+  users: typeof demoExtraUsers,
+  known: { passwordHash: string; teamIds: Map<string, string>; agencyIds: Map<string, number> },
+): Promise<void> {
+  const newDispatchers = new Set<string>(demoNewDispatchers);
+  for (const user of users) {
+    const registeredAt = sql<Date>`now() - make_interval(days => ${user.daysAgo})`;
+    const { id } = await db
+      .insertInto('users')
+      .values({
+        email: user.email,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        password_hash: known.passwordHash,
+        email_confirmed_at: user.emailConfirmed ? registeredAt : null,
+        // Team members were enrolled by their team admin (nothing left to complete); the
+        // people waiting for verification completed their profile themselves.
+        registration_completed_at: registeredAt,
+        psap_id: user.agency === null ? null : (known.agencyIds.get(user.agency) ?? null),
+        company_name: user.companyName ?? null,
+        has_seen_walkthrough: user.emailConfirmed && !newDispatchers.has(user.email),
+        created_at: registeredAt,
+        updated_at: registeredAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (user.team === null) continue;
+    await db
+      .insertInto('team_members')
+      .values({
+        team_id: known.teamIds.get(user.team)!,
+        user_id: id,
+        role: user.role,
+        created_at: registeredAt,
+      })
+      .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+      .execute();
+  }
 }
 
 /**

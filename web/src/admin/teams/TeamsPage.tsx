@@ -1,63 +1,33 @@
-import type { Team } from '@locus/contract';
-import { Anchor, Badge, Card, Container, List, Stack, Text, Title } from '@mantine/core';
+import type { ManagedTeam, Team } from '@locus/contract';
+import { Alert, Anchor, Container, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
+import { ApiError } from '../../app/api';
+import { permissionsOf } from '../../app/permissions';
 import { useSession } from '../../app/session';
+import { TeamMembersPanel } from '../users/TeamMembersPanel';
 import { CallListsPanel } from './CallListsPanel';
 import { manageableTeams } from './manageable-teams';
+import { failureMessage } from './queries';
+import { TeamAgenciesPanel } from './TeamAgenciesPanel';
+import { TeamLinksPanel } from './TeamLinksPanel';
+import { useManagedTeam } from './team-queries';
 import { TeamSecurityPanel } from './TeamSecurityPanel';
+import { TeamSettingsPanel } from './TeamSettingsPanel';
+import { TeamsTable } from './TeamsTable';
 
-/** What the rest of a team's settings will be; built by a later issue. */
-function TeamSettingsComingSoon() {
-  return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="team-settings">
-      <Stack gap="xs">
-        <Badge variant="light" color="signal" w="fit-content">
-          Coming soon
-        </Badge>
-        <Title order={2} size="h4" id="team-settings">
-          Team settings
-        </Title>
-        <List size="sm" spacing={4}>
-          <List.Item>Create teams and link them to their agency.</List.Item>
-          <List.Item>Set a team’s permission levels (premiere, enterprise).</List.Item>
-          <List.Item>Edit the custom links shown in your team’s header and user menu.</List.Item>
-          <List.Item>Add users to a team with a role.</List.Item>
-        </List>
-      </Stack>
-    </Card>
-  );
+/** A platform admin: the admin flag and a member of the platform owner's team (SPEC.md §6). */
+function usePlatformAdmin(): boolean {
+  const { user, teams } = useSession();
+  return user !== null && user.isAdmin && teams.some((team) => team.isPlatformOwner);
 }
 
-function NoTeams() {
-  return (
-    <Text>
-      You are not an admin of any team, so there are no call lists for you to manage here.
-    </Text>
-  );
-}
-
-function TeamLinks({ teams }: { teams: Team[] }) {
-  if (teams.length < 2) return null;
-  return (
-    <nav aria-label="Your teams">
-      <Text size="sm">
-        Teams:{' '}
-        {teams.map((team, index) => (
-          <span key={team.id}>
-            {index > 0 && ' · '}
-            <Anchor component={Link} to={`/admin/teams/${team.id}/edit`} underline="always">
-              {team.teamName}
-            </Anchor>
-          </span>
-        ))}
-      </Text>
-    </nav>
-  );
-}
-
-/** /admin/teams: the call lists of every team the user administers. */
+/**
+ * /admin/teams: the teams the user manages (every team for platform admins, who create teams
+ * here), then the call lists of the teams they belong to as an admin.
+ */
 export function TeamsPage() {
   const { user, teams } = useSession();
+  const platformAdmin = usePlatformAdmin();
   const managed = manageableTeams(user, teams);
   return (
     <Container size="lg" py="md">
@@ -65,35 +35,81 @@ export function TeamsPage() {
         <Title order={1} fz={26}>
           Teams
         </Title>
-        <TeamLinks teams={managed} />
+        {(platformAdmin || permissionsOf(user, teams).admin) && (
+          <TeamsTable platformAdmin={platformAdmin} />
+        )}
         {managed.length === 0 ? (
-          <NoTeams />
+          <Text>
+            You are not an admin of any team, so there are no call lists for you to manage here.
+          </Text>
         ) : (
           managed.map((team) => <CallListsPanel key={team.id} team={team} />)
         )}
-        <TeamSettingsComingSoon />
       </Stack>
     </Container>
   );
 }
 
-/** /admin/teams/{id}/edit: one team's call lists; its other settings come later. */
+/** The panels need a `Team`; an admin edits it as its admin, whatever their own role. */
+const asTeam = (team: ManagedTeam): Team => ({ ...team, role: 'admin' });
+
+function TeamEditor({ team, platformAdmin }: { team: ManagedTeam; platformAdmin: boolean }) {
+  return (
+    <>
+      <TeamSettingsPanel team={team} platformAdmin={platformAdmin} />
+      <TeamMembersPanel team={asTeam(team)} />
+      <TeamAgenciesPanel team={team} />
+      <TeamLinksPanel team={team} />
+      <CallListsPanel team={asTeam(team)} />
+      <TeamSecurityPanel team={asTeam(team)} />
+    </>
+  );
+}
+
+/**
+ * /admin/teams/{id}/edit: one team's settings, members, agencies, custom links, call lists and
+ * security. The team comes from GET /api/v1/teams/{id}, so a platform admin can open any team;
+ * a team that is not the user's answers 404 and shows "Team not found".
+ */
 export function TeamEditPage() {
-  const { id } = useParams();
-  const { user, teams } = useSession();
-  const team = manageableTeams(user, teams).find((candidate) => candidate.id === id);
+  const { id = '' } = useParams();
+  const platformAdmin = usePlatformAdmin();
+  const team = useManagedTeam(id);
+  const missing =
+    team.isError &&
+    team.error instanceof ApiError &&
+    (team.error.status === 404 || team.error.status === 400 || team.error.status === 403);
   return (
     <Container size="lg" py="md">
       <Stack gap="lg">
         <Anchor component={Link} to="/admin/teams" size="sm">
           All teams
         </Anchor>
-        <Title order={1} fz={26}>
-          {team ? `Team: ${team.teamName}` : 'Team not found'}
-        </Title>
-        {team ? <CallListsPanel team={team} /> : <Text>This is not a team you administer.</Text>}
-        {team && <TeamSecurityPanel team={team} />}
-        <TeamSettingsComingSoon />
+        {team.isPending && <Loader size="sm" aria-label="Loading the team" />}
+        {team.data && (
+          <Title order={1} fz={26} style={{ overflowWrap: 'anywhere' }}>
+            Team: {team.data.teamName}
+          </Title>
+        )}
+        {missing && (
+          <>
+            <Title order={1} fz={26}>
+              Team not found
+            </Title>
+            <Text>This is not a team you administer.</Text>
+          </>
+        )}
+        {team.isError && !missing && (
+          <>
+            <Title order={1} fz={26}>
+              Team
+            </Title>
+            <Alert color="red" role="alert">
+              The team could not be loaded: {failureMessage(team.error)}
+            </Alert>
+          </>
+        )}
+        {team.data && <TeamEditor team={team.data} platformAdmin={platformAdmin} />}
       </Stack>
     </Container>
   );

@@ -1,5 +1,5 @@
 import type { Team } from '@locus/contract';
-import { Anchor, Group } from '@mantine/core';
+import { Group } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { consoleChrome } from '../../theme';
 import type { MenuItem } from '../menus';
@@ -39,24 +39,12 @@ export function ConsoleHeader({
       </Group>
       <Group gap="sm" wrap="nowrap">
         {before}
-        {teamLinks && teamLinks.header.length > 0 && (
-          <Group gap="md" wrap="nowrap" visibleFrom="md" component="nav" aria-label="Team links">
-            {teamLinks.header.map((link) => (
-              <Anchor
-                key={`${link.name}-${link.link}`}
-                href={link.link}
-                target="_blank"
-                rel="noopener noreferrer"
-                c="white"
-                fw={500}
-                size="sm"
-              >
-                {link.name}
-              </Anchor>
-            ))}
-          </Group>
-        )}
-        <UserMenu items={menu} teamLinks={teamLinks?.headerDropdown} />
+        {/* SPEC.md §2: the team's header links and dropdown links are both in the user
+            menu, so that a phone reaches them too. */}
+        <UserMenu
+          items={menu}
+          teamLinks={teamLinks ? [...teamLinks.header, ...teamLinks.headerDropdown] : []}
+        />
       </Group>
     </Group>
   );

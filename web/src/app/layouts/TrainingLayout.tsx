@@ -1,7 +1,7 @@
 import { AppShell, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { usePublicConfig } from '../../public-site/public-config';
-import { trainingMenu } from '../menus';
+import { customLinks, trainingMenu } from '../menus';
 import { permissionsOf } from '../permissions';
 import { useSession } from '../session';
 import { MAIN_CONTENT_ID, SkipLink } from '../SkipLink';
@@ -16,7 +16,10 @@ export function TrainingLayout({ children }: { children: ReactNode }) {
     <AppShell header={{ height: 64 }} padding="md">
       <SkipLink />
       <AppShell.Header withBorder={false}>
-        <ConsoleHeader menu={trainingMenu(permissionsOf(user, teams), config)}>
+        <ConsoleHeader
+          menu={trainingMenu(permissionsOf(user, teams), config)}
+          teamLinks={customLinks(teams)}
+        >
           <Text c="white" fw={600} visibleFrom="sm">
             Training
           </Text>

@@ -67,7 +67,7 @@ function MenuGroup({ label, children }: { label: ReactNode; children: ReactNode 
 
 /**
  * The signed-in user's menu: their first and last name, then the layout's items. The team's
- * dropdown links (opened in a new tab) come just before Sign Out.
+ * header and dropdown links (opened in a new tab) come just before Sign Out.
  */
 export function UserMenu({
   items,
@@ -176,9 +176,9 @@ export function UserMenu({
           {teamLinks.length > 0 && (
             <>
               <Menu.Divider role="separator" />
-              {teamLinks.map((link) => (
+              {teamLinks.map((link, index) => (
                 <Menu.Item
-                  key={`${link.name}-${link.link}`}
+                  key={`${index}-${link.link}`}
                   component="a"
                   href={link.link}
                   {...newTab}

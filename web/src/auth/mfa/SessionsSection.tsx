@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, expect } from '../../app/api';
 
-const sessionsQueryKey = ['auth-sessions'] as const;
+export const sessionsQueryKey = ['auth-sessions'] as const;
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

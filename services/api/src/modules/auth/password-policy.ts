@@ -24,12 +24,12 @@ export async function isCommonPassword(password: string): Promise<boolean> {
 /**
  * ASVS 2.1.7: a new password must not be a known breached or common one. Length (8 to 128) is
  * the contract's; this is the check a schema cannot make. Answers like a schema would, on the
- * `password` field, so forms show it under the field.
+ * `password` field (or the one named), so forms show it under the field.
  */
-export async function assertAcceptablePassword(password: string): Promise<void> {
+export async function assertAcceptablePassword(password: string, field = 'password'): Promise<void> {
   if (await isCommonPassword(password)) {
     throw new ApiError(400, 'validation-failed', commonPasswordMessage, [
-      { path: 'password', message: commonPasswordMessage },
+      { path: field, message: commonPasswordMessage },
     ]);
   }
 }

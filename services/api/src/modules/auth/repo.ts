@@ -65,6 +65,34 @@ export async function setPassword(db: Database, userId: string, hash: string): P
     .execute();
 }
 
+export async function findPasswordHash(db: Database, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.password_hash;
+}
+
+/**
+ * Sets the password only if it is still the one checked (compare and set), so two changes
+ * racing cannot both pass on the same current password. False when it had changed meanwhile.
+ */
+export async function replacePassword(
+  db: Database,
+  userId: string,
+  previousHash: string,
+  hash: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: hash, updated_at: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .where('password_hash', '=', previousHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 // --- sessions
 
 export async function insertAuthSession(

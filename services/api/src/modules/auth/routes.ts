@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import type { AppDeps } from '../../platform/deps';
 import { Mailer } from '../email/service';
-import { listManagedUsers, loadCurrentUser } from '../users/service';
+import { loadCurrentUser } from '../users/service';
+import { listUsers } from '../users-admin/service';
 import { clearSessionCookie, setSessionCookie } from './cookie';
 import { requireAdmin, requireUser } from './guard';
 import { rateLimitAuthScope, signInLockoutFor } from './auth-scope';
+import { changePassword } from './change-password';
 import { AuthService } from './service';
 import { withRetryAfter } from './sign-in-guard';
 
@@ -20,7 +22,8 @@ const READ_MULTIPLIER = 10;
  */
 export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config } = deps;
-  const service = new AuthService(deps, new Mailer(deps.queues, deps.log), signInLockoutFor(deps));
+  const lockout = signInLockoutFor(deps);
+  const service = new AuthService(deps, new Mailer(deps.queues, deps.log), lockout);
   const secureCookie = config.NODE_ENV === 'production';
 
   // Its own scope, so the limiter applies to these routes only.
@@ -54,7 +57,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       }),
       groupRegister: async ({ body }, { request }) => ({
         status: 200,
-        body: await service.groupRegister(await requireUser(request), body),
+        body: await service.groupRegister(await requireUser(request), body, request.ip),
       }),
       acceptInvitation: async ({ body }) => ({
         status: 200,
@@ -88,6 +91,15 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         status: 200,
         body: await service.updatePassword(body.resetCode, body.password),
       }),
+      changePassword: async ({ body }, { request, reply }) => {
+        const principal = await requireUser(request);
+        return {
+          status: 200,
+          body: await withRetryAfter(reply, () =>
+            changePassword(deps, lockout, principal, body, request.ip),
+          ),
+        };
+      },
       currentUser: async (_input, { request }) => {
         const principal = await requireUser(request);
         const user = await loadCurrentUser(deps.db, principal.userId);
@@ -95,9 +107,9 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         const mfaRequired = principal.mfaRequiredByTeam && !principal.mfaVerified;
         return { status: 200, body: { ...user, mfaRequired } };
       },
-      users: async (_input, { request }) => ({
+      users: async ({ query }, { request }) => ({
         status: 200,
-        body: await listManagedUsers(deps.db, await requireAdmin(request)),
+        body: await listUsers(deps.db, await requireAdmin(request), query),
       }),
       demoRequest: async ({ body }, { request }) => ({
         status: 202,

@@ -382,8 +382,14 @@ export class AuthService {
    * password nobody knows and a link to choose one (which also confirms the address); an
    * existing account gets an invitation its owner accepts: nobody is added without saying yes.
    */
-  async groupRegister(principal: Principal, body: GroupRegisterBody): Promise<{ invited: number }> {
+  async groupRegister(
+    principal: Principal,
+    body: GroupRegisterBody,
+    ip: string | null = null,
+  ): Promise<{ invited: number }> {
     if (!principal.isPlatformAdmin && !principal.adminTeamIds.includes(body.teamId)) {
+      // An admin of another team learns nothing about this one (404); a dispatcher is refused.
+      if (principal.adminTeamIds.length > 0) throw new ApiError(404, 'not-found', 'No such team.');
       throw new ApiError(403, 'forbidden', 'Only admins of this team can add users to it.');
     }
     const team = await findTeam(this.db, body.teamId);
@@ -418,6 +424,7 @@ export class AuthService {
             role: person.role,
             invitedBy: principal.userId,
             ttlSeconds: ttl,
+            ip,
           });
           email = teamInvitationEmail({
             ...invitation,
@@ -435,9 +442,11 @@ export class AuthService {
           newMembers.push({ userId, role: person.role });
           await recordAudit(trx, {
             actorUserId: principal.userId,
-            action: 'team.invited',
+            action: 'user.invited',
             subject: userId,
             detail: { teamId: team.id, role: person.role, existingAccount: false },
+            teamId: team.id,
+            ip,
           });
           const code = await this.issueCode(trx, userId, 'reset-password', ttl);
           email = groupInvitationEmail({

@@ -3,7 +3,7 @@ import type { Database } from '@locus/db';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../http/errors';
 import type { CaptchaVerifier } from '../../platform/captcha/captcha';
-import { recordAudit } from '../audit/repo';
+import { primaryTeamOf, recordAudit } from '../audit/repo';
 import type { SignInLockout } from './lockout';
 
 /**
@@ -85,11 +85,16 @@ export async function recordSignInFailure(
   attempt: SignInAttempt & { userId: string | null },
 ): Promise<'locked' | 'counted'> {
   const { lockout, db } = deps;
+  // On the trail of the account's team when the address has an account (its admins see who is
+  // being locked out); an unknown address belongs to no team.
+  const teamId = attempt.userId === null ? null : await primaryTeamOf(db, attempt.userId);
   await recordAudit(db, {
     actorUserId: null,
     action: 'sign-in.failed',
     subject: attempt.email,
     detail: { ip: attempt.ip, userId: attempt.userId },
+    teamId,
+    ip: attempt.ip,
   });
   await lockout.addresses.recordFailure(attempt.ip, attempt.email);
   if (!(await lockout.recordFailure(attempt.email))) return 'counted';
@@ -103,6 +108,8 @@ export async function recordSignInFailure(
       userId: attempt.userId,
       ip: attempt.ip,
     },
+    teamId,
+    ip: attempt.ip,
   });
   return 'locked';
 }

@@ -16,7 +16,8 @@ export type EmailTemplate =
   | 'already-registered'
   | 'group-invitation'
   | 'team-invitation'
-  | 'demo-request';
+  | 'demo-request'
+  | 'verification-rejected';
 
 /** "7 days", "1 hour", "30 minutes": how long a link works, in words. */
 export function describeDuration(seconds: number): string {
@@ -167,5 +168,24 @@ export function demoRequestNotification(input: {
       `Phone:   ${request.phoneNumber}\n` +
       `Agency:  ${request.companyName}\n` +
       `Comment: ${request.comment ?? '(none)'}\n`,
+  };
+}
+
+/** The platform owner's answer to a user waiting for verification who was not approved. */
+export function verificationRejectedEmail(input: {
+  to: string;
+  firstName: string;
+  reason: string;
+}): RenderedEmail {
+  return {
+    template: 'verification-rejected',
+    to: input.to,
+    subject: 'Your Locus account was not approved',
+    text:
+      `Hello ${input.firstName},\n\n` +
+      `We reviewed your Locus account and could not approve it for locating callers.\n\n` +
+      `The reason given:\n\n${input.reason}\n\n` +
+      `If you think this is a mistake, ask your agency's administrator to contact Locus.` +
+      signature,
   };
 }

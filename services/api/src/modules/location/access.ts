@@ -8,7 +8,8 @@ export type LocatingProfile = DispatcherProfile & { team: NonNullable<Dispatcher
 
 /**
  * Who may locate a phone, text a caller or deploy a call list: confirmed staff (`verify-email`)
- * of an agency whose domain is cleared (`unauthorized-domain`, SPEC.md §8), who finished
+ * of an agency whose domain is cleared or whom the platform owner approved (verification;
+ * else `unauthorized-domain`, SPEC.md §8), who
  * are members of an active team (`no-active-team`) and finished registering
  * (`registration-incomplete`).
  * A confirmed address on a cleared domain alone is anyone who can read that domain's mail: the
@@ -27,7 +28,8 @@ export async function requireLocatingAllowed(
       'Confirm your email address before you locate a caller.',
     );
   const domain = profile.email.split('@').pop() ?? '';
-  if (!(await isClearedDomain(db, domain)))
+  // Read on every request, never cached: an approval (verification) counts at once.
+  if (!profile.verificationApproved && !(await isClearedDomain(db, domain)))
     throw new ApiError(
       403,
       'unauthorized-domain',

@@ -7,6 +7,8 @@ export interface DispatcherProfile {
   email: string;
   emailConfirmed: boolean;
   registrationCompleted: boolean;
+  /** The platform owner approved the account (verification): its domain need not be cleared. */
+  verificationApproved: boolean;
   /**
    * The team the user locates for: the first active team they joined, or null when they are on
    * no active team (an inactive team never locates, even when it is the user's first).
@@ -20,7 +22,14 @@ export async function findDispatcherProfile(
 ): Promise<DispatcherProfile | undefined> {
   const user = await db
     .selectFrom('users')
-    .select(['first_name', 'last_name', 'email', 'email_confirmed_at', 'registration_completed_at'])
+    .select([
+      'first_name',
+      'last_name',
+      'email',
+      'email_confirmed_at',
+      'registration_completed_at',
+      'verification_status',
+    ])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) return undefined;
@@ -39,6 +48,7 @@ export async function findDispatcherProfile(
     email: user.email,
     emailConfirmed: user.email_confirmed_at !== null,
     registrationCompleted: user.registration_completed_at !== null,
+    verificationApproved: user.verification_status === 'approved',
     team: team
       ? {
           id: team.id,

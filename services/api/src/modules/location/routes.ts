@@ -22,7 +22,7 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
   registerContract(app, trackingContract, {
     startStream: async ({ body }, { request }) => ({
       status: 200,
-      body: await startStream(deps, await requireUser(request), body.phoneNumber),
+      body: await startStream(deps, await requireUser(request), body.phoneNumber, request.ip),
     }),
     requestLocation: async ({ body }, { request }) => ({
       status: 200,
@@ -37,6 +37,7 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
           await requireUser(request),
           body.connectionRequestUuid,
           body.language,
+          request.ip,
         ),
       ),
     }),
@@ -48,6 +49,7 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
           await requireUser(request),
           body.connectionRequestUuid,
           body.callerId,
+          request.ip,
         ),
       ),
     }),
@@ -60,6 +62,7 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
           body.connectionRequestUuid,
           body.callList,
           body.language,
+          request.ip,
         ),
       ),
     }),
@@ -72,12 +75,13 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
           body.connectionRequestUuid,
           body.newNumbers,
           body.language,
+          request.ip,
         ),
       ),
     }),
     setDateTimeCompleted: async ({ params }, { request }) => ({
       status: 200,
-      body: await completeSession(deps, await requireUser(request), params.uuid),
+      body: await completeSession(deps, await requireUser(request), params.uuid, request.ip),
     }),
     activeSession: async (_input, { request }) => ({
       status: 200,

@@ -14,6 +14,7 @@ import {
 import { publicUrl } from '../../config';
 import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
+import { recordAudit } from '../audit/repo';
 import type { Principal } from '../auth/guard';
 import { listTeams } from '../call-lists/repo';
 import { deployNumbers } from '../call-lists/service';
@@ -60,6 +61,20 @@ export interface TrackingDeps extends AppDeps {
   realtime: RealtimeContext;
   hub: RealtimeHub;
 }
+
+/**
+ * Who asked, for the audit trail (issue 11): one row per locate request, text and end, never per
+ * fix. `ip` is the request's client address.
+ */
+export interface Requester {
+  userId: string;
+  ip: string | null;
+}
+
+const requester = (principal: Principal, ip: string | undefined): Requester => ({
+  userId: principal.userId,
+  ip: ip ?? null,
+});
 
 /** What a many-number request answers. */
 type ManySent = { callers: TextedCaller[]; invalid: string[]; untextable: UntextableNumber[] };
@@ -116,6 +131,7 @@ export async function startStream(
   deps: TrackingDeps,
   principal: Principal,
   phoneNumber: string,
+  ip?: string,
 ): Promise<ConnectionRequest> {
   const profile = await requireLocatingAllowed(deps, principal);
   const opened = await openSession(deps.db, {
@@ -125,6 +141,14 @@ export async function startStream(
     callers: [{ phoneNumber }],
     dispatcherTokenTtlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
     withCallerTokens: false,
+  });
+  await recordAudit(deps.db, {
+    actorUserId: principal.userId,
+    action: 'locate.requested',
+    subject: phoneNumber,
+    detail: { sessionId: opened.sessionId },
+    teamId: profile.team.id,
+    ip: ip ?? null,
   });
   return { uuid: opened.sessionId, token: opened.dispatcherToken, id: opened.callerIds[0]! };
 }
@@ -225,6 +249,7 @@ export async function requestTextMessage(
   principal: Principal,
   sessionId: string,
   language: SmsLanguage,
+  ip?: string,
 ): Promise<{ token: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
   const profile = await requireLocatingAllowed(deps, principal);
@@ -233,7 +258,8 @@ export async function requestTextMessage(
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
   requireTextable(caller.phoneNumber);
   const reservation = await reserveTexts(deps, principal, session, profile, 1);
-  const texted = await textCaller(deps, session, team, caller, language).catch(
+  const by = requester(principal, ip);
+  const texted = await textCaller(deps, session, team, caller, language, by).catch(
     async (error: unknown) => {
       await reservation.release(1);
       throw error;
@@ -265,6 +291,7 @@ async function textCaller(
   team: TeamRow | null,
   caller: CallerRow,
   language: SmsLanguage,
+  by: Requester,
 ): Promise<TextOutcome> {
   const target = { sessionId: session.id, callerId: caller.id };
   if (await isOptedOut(deps.db, caller.phoneNumber)) {
@@ -287,11 +314,30 @@ async function textCaller(
     body,
   });
   if (!smsId) throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  await auditText(deps, session, caller, by, { smsId, kind: 'location-link', language });
   await recordRequestOutcome(deps.db, session.id, {
     locationType: 'TEXT_MESSAGE',
     requestError: null,
   });
   return sendText(deps, target, smsId);
+}
+
+/** One `sms.sent` row per text written and queued for sending (the outcome is the session's). */
+async function auditText(
+  deps: TrackingDeps,
+  session: SessionRow,
+  caller: CallerRow,
+  by: Requester,
+  detail: { smsId: string; kind: 'location-link' | 'ask-location-by-text'; language: SmsLanguage },
+): Promise<void> {
+  await recordAudit(deps.db, {
+    actorUserId: by.userId,
+    action: 'sms.sent',
+    subject: caller.phoneNumber,
+    detail: { sessionId: session.id, ...detail },
+    teamId: session.teamId,
+    ip: by.ip,
+  });
 }
 
 /**
@@ -331,6 +377,7 @@ export async function askLocationByText(
   principal: Principal,
   sessionId: string,
   callerId: string | undefined,
+  ip?: string,
 ): Promise<{ token: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
   const profile = await requireLocatingAllowed(deps, principal);
@@ -355,6 +402,11 @@ export async function askLocationByText(
     await reservation.release(1);
     throw new ApiError(409, 'conflict', 'This tracking session has ended.');
   }
+  await auditText(deps, session, caller, requester(principal, ip), {
+    smsId,
+    kind: 'ask-location-by-text',
+    language: caller.language,
+  });
   const target = { sessionId: session.id, callerId: caller.id };
   await publishSessionEvent(deps.realtime, target, 'text-location-requested', {});
   const sent = await sendText(deps, target, smsId);
@@ -382,13 +434,14 @@ export async function requestAdditionalLocations(
   sessionId: string,
   newNumbers: string[],
   language: SmsLanguage,
+  ip?: string,
 ): Promise<ManySent> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
   const profile = await requireLocatingAllowed(deps, principal);
   const { valid, invalid } = sortNumbers(newNumbers);
   const { textable, untextable } = sortTextable(valid);
   const reservation = await reserveTexts(deps, principal, session, profile, textable.length);
-  const callers = await textNumbers(deps, session, textable, language);
+  const callers = await textNumbers(deps, session, textable, language, requester(principal, ip));
   await reservation.release(callers.filter((caller) => caller.status === 'opted-out').length);
   return { callers, invalid, untextable };
 }
@@ -400,6 +453,7 @@ export async function requestMultipleLocations(
   sessionId: string,
   callListIds: string[],
   language: SmsLanguage,
+  ip?: string,
 ): Promise<ManySent> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
   const profile = await requireLocatingAllowed(deps, principal);
@@ -418,7 +472,7 @@ export async function requestMultipleLocations(
     );
   const { textable, untextable } = sortTextable(valid);
   const reservation = await reserveTexts(deps, principal, session, profile, textable.length);
-  const callers = await textNumbers(deps, session, textable, language);
+  const callers = await textNumbers(deps, session, textable, language, requester(principal, ip));
   await reservation.release(callers.filter((caller) => caller.status === 'opted-out').length);
   return { callers, invalid, untextable };
 }
@@ -455,13 +509,14 @@ async function textNumbers(
   session: SessionRow,
   phoneNumbers: string[],
   language: SmsLanguage,
+  by: Requester,
 ): Promise<TextedCaller[]> {
   const team = await sessionTeam(deps, session);
   const callers = await addCallers(deps.db, session.id, phoneNumbers, language);
   // In parallel: the worker's concurrency, not this request, paces the provider.
   return Promise.all(
     callers.map(async (caller) => {
-      const texted = await textCaller(deps, session, team, caller, language);
+      const texted = await textCaller(deps, session, team, caller, language, by);
       return { id: caller.id, phoneNumber: caller.phoneNumber, status: texted.status };
     }),
   );
@@ -504,6 +559,7 @@ export async function completeSession(
   deps: TrackingDeps,
   principal: Principal,
   sessionId: string,
+  ip?: string,
 ): Promise<{ endedAt: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: false });
   // Ended first: its tokens are revoked, so no new socket can join and no text can be written.
@@ -512,6 +568,8 @@ export async function completeSession(
   // it repairs an end whose announcement failed), and this instance writes what it holds.
   await deps.hub.endSession(session.id);
   await deps.realtime.writer.flush();
+  // Once, by the end that ended it (a repeated end changes nothing worth a row).
+  if (ended) await auditEnd(deps, principal, session, ended.exportTeamId !== null, ip);
   const exportPending = ended
     ? ended.exportTeamId !== null
     : await hasPendingExport(deps.db, session.id);
@@ -529,6 +587,26 @@ export async function completeSession(
 }
 
 const exportDelayMs = 2_000;
+
+async function auditEnd(
+  deps: TrackingDeps,
+  principal: Principal,
+  session: SessionRow,
+  exported: boolean,
+  ip: string | undefined,
+): Promise<void> {
+  const row = { actorUserId: principal.userId, teamId: session.teamId, ip: ip ?? null };
+  const detail = { sessionId: session.id };
+  await recordAudit(deps.db, { ...row, action: 'session.ended', subject: session.id, detail });
+  // The team's export setting sends the session's fixes to its storage (`export.upload`).
+  if (exported)
+    await recordAudit(deps.db, {
+      ...row,
+      action: 'session.exported',
+      subject: session.id,
+      detail: { ...detail, destination: 'team export storage' },
+    });
+}
 
 export async function activeSession(
   deps: TrackingDeps,

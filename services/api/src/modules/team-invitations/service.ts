@@ -14,15 +14,20 @@ export async function createInvitation(
     role: TeamRole;
     invitedBy: string;
     ttlSeconds: number;
+    /** The inviting admin's address, for the audit trail. */
+    ip?: string | null;
   },
 ): Promise<string> {
   const { token, hash } = newToken();
-  await insertInvitation(db, { ...invitation, codeHash: hash });
+  const { ip = null, ...stored } = invitation;
+  await insertInvitation(db, { ...stored, codeHash: hash });
   await recordAudit(db, {
     actorUserId: invitation.invitedBy,
-    action: 'team.invited',
+    action: 'user.invited',
     subject: invitation.userId,
     detail: { teamId: invitation.teamId, role: invitation.role, existingAccount: true },
+    teamId: invitation.teamId,
+    ip,
   });
   return token;
 }
@@ -45,6 +50,7 @@ export async function acceptInvitation(
       action: 'team.invitation-accepted',
       subject: invitation.user_id,
       detail: { teamId: invitation.team_id, role, invitedBy: invitation.invited_by },
+      teamId: invitation.team_id,
     });
     return (await findTeam(trx, invitation.team_id))?.team_name;
   });

@@ -55,47 +55,6 @@ export async function findMemberships(db: Database, userId: string): Promise<Mem
     .execute();
 }
 
-/**
- * Users for the admin list, newest first. `teamIds` limits it to members of those teams;
- * undefined lists everyone (platform admins).
- */
-export async function listUsers(
-  db: Database,
-  teamIds: readonly string[] | undefined,
-  limit: number,
-): Promise<(UserRow & { first_active_team: string | null })[]> {
-  let query = db
-    .selectFrom('users as u')
-    .select(userColumns)
-    .select((eb) =>
-      eb
-        .selectFrom('team_members as m')
-        .innerJoin('teams as t', 't.id', 'm.team_id')
-        .select('t.team_name')
-        .whereRef('m.user_id', '=', 'u.id')
-        .where('t.is_active', '=', true)
-        .orderBy('m.created_at')
-        .orderBy('t.team_name')
-        .limit(1)
-        .as('first_active_team'),
-    )
-    .orderBy('u.created_at', 'desc')
-    .limit(limit);
-  if (teamIds !== undefined) {
-    if (teamIds.length === 0) return [];
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('team_members as m')
-          .select(sql`1`.as('one'))
-          .whereRef('m.user_id', '=', 'u.id')
-          .where('m.team_id', 'in', teamIds),
-      ),
-    );
-  }
-  return query.execute();
-}
-
 export interface UserChanges {
   first_name?: string;
   last_name?: string;

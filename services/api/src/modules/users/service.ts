@@ -1,10 +1,4 @@
-import {
-  SelfUserPatch,
-  type AdminUserPatch,
-  type CurrentUser,
-  type Team,
-  type UserSummary,
-} from '@locus/contract';
+import { SelfUserPatch, type AdminUserPatch, type CurrentUser, type Team } from '@locus/contract';
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
 import { recordAudit } from '../audit/repo';
@@ -14,11 +8,10 @@ import {
   findMemberships,
   findUser,
   isUniqueViolation,
-  listUsers,
   updateUser,
   type UserChanges,
 } from './repo';
-import { toCurrentUser, toTeam, toUserSummary } from './view';
+import { toCurrentUser, toTeam } from './view';
 
 const notFound = () => new ApiError(404, 'not-found', 'No such user.');
 
@@ -26,16 +19,6 @@ export async function loadCurrentUser(db: Database, userId: string): Promise<Cur
   const user = await findUser(db, userId);
   if (!user) throw notFound();
   return toCurrentUser(user, await findMemberships(db, userId));
-}
-
-/** The admin list: platform admins see everyone, other admins the members of their teams. */
-export async function listManagedUsers(db: Database, admin: Principal): Promise<UserSummary[]> {
-  const scope = admin.isPlatformAdmin
-    ? undefined
-    : admin.isAdmin
-      ? admin.teamIds
-      : admin.adminTeamIds;
-  return (await listUsers(db, scope, 1000)).map(toUserSummary);
 }
 
 export async function teamsOf(db: Database, caller: Principal, userId: string): Promise<Team[]> {

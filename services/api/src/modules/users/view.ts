@@ -4,7 +4,6 @@ import {
   TeamCustomContent,
   type CurrentUser,
   type Team,
-  type UserSummary,
 } from '@locus/contract';
 
 /** A user's row as the views need it. */
@@ -89,18 +88,5 @@ export function toCurrentUser(user: UserRow, teams: readonly MembershipRow[]): C
     colorScheme: ColorScheme.catch('auto').parse(user.color_scheme),
     mfaEnabled: user.mfa_enabled ?? false,
     mfaRequired: !user.mfa_enabled && teams.some((team) => team.require_mfa === true),
-  };
-}
-
-export function toUserSummary(user: UserRow & { first_active_team: string | null }): UserSummary {
-  return {
-    id: user.id,
-    firstName: user.first_name,
-    lastName: user.last_name,
-    email: user.email,
-    companyName: user.first_active_team ?? user.company_name,
-    isAdmin: user.is_admin,
-    emailConfirmed: user.email_confirmed_at !== null,
-    createdAt: user.created_at.toISOString(),
   };
 }

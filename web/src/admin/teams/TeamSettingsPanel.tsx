@@ -1,0 +1,165 @@
+import {
+  levelOf,
+  levelsOf,
+  TeamName,
+  teamLevelLabels,
+  type ManagedTeam,
+  type TeamLevel,
+} from '@locus/contract';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  List,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { api, expect } from '../../app/api';
+import { useSession } from '../../app/session';
+import { LevelChoice } from './LevelChoice';
+import { failureMessage } from './queries';
+import { teamKeys, useTeamChanged } from './team-queries';
+import { ActiveBadge, LevelBadges } from './TeamsTable';
+
+/** What a team admin sees: the settings only Locus changes, as text. */
+function ReadOnlySettings({ team }: { team: ManagedTeam }) {
+  return (
+    <Stack gap="xs">
+      <List listStyleType="none" spacing={6}>
+        <List.Item>
+          <Text span fw={600}>
+            Name:
+          </Text>{' '}
+          {team.teamName}
+        </List.Item>
+        <List.Item>
+          <Group gap={6}>
+            <Text span fw={600}>
+              Status:
+            </Text>
+            <ActiveBadge isActive={team.isActive} />
+          </Group>
+        </List.Item>
+        <List.Item>
+          <Group gap={6}>
+            <Text span fw={600}>
+              Permission level:
+            </Text>
+            <Text span>{teamLevelLabels[levelOf(team.permissionLevels)]}</Text>
+            <LevelBadges team={team} />
+          </Group>
+        </List.Item>
+      </List>
+      <Text size="sm" c="dimmed">
+        Only Locus can rename your team, change its level or deactivate it. Contact support to
+        change them.
+      </Text>
+    </Stack>
+  );
+}
+
+/** Platform admins: rename, (de)activate and set the level of any team. */
+function SettingsForm({ team }: { team: ManagedTeam }) {
+  const [name, setName] = useState(team.teamName);
+  const [isActive, setActive] = useState(team.isActive);
+  const [level, setLevel] = useState<TeamLevel>(levelOf(team.permissionLevels));
+  const queryClient = useQueryClient();
+  const { teams } = useSession();
+  const changed = useTeamChanged();
+  const parsedName = TeamName.safeParse(name);
+  const nameError = parsedName.success ? null : (parsedName.error.issues[0]?.message ?? null);
+  const save = useMutation({
+    mutationFn: async () =>
+      expect(
+        await api.teams.update({
+          params: { id: team.id },
+          body: { teamName: name.trim(), isActive, permissionLevels: levelsOf(level) },
+        }),
+        200,
+      ),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(teamKeys.team(team.id), saved);
+      notifications.show({
+        color: 'green',
+        message: 'Team settings saved',
+        closeButtonProps: { 'aria-label': 'Close notice' },
+      });
+      await changed(saved, teams);
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (nameError !== null || save.isPending) return;
+    save.mutate();
+  }
+
+  return (
+    <form noValidate onSubmit={submit}>
+      <Stack>
+        <TextInput
+          label="Team name"
+          withAsterisk
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+          error={nameError}
+          maw={420}
+        />
+        <Switch
+          label="Active"
+          description="Members of an inactive team cannot locate or open its call lists."
+          checked={isActive}
+          disabled={team.isPlatformOwner}
+          onChange={(event) => setActive(event.currentTarget.checked)}
+        />
+        <LevelChoice value={level} onChange={setLevel} />
+        {save.isError && (
+          <Alert color="red" role="alert">
+            {failureMessage(save.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            Save settings
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The team's settings: editable by platform admins, shown as text to team admins. */
+export function TeamSettingsPanel({
+  team,
+  platformAdmin,
+}: {
+  team: ManagedTeam;
+  platformAdmin: boolean;
+}) {
+  const headingId = useId();
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId}>
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={headingId}>
+          Settings
+        </Title>
+        {platformAdmin ? (
+          // Keyed by the saved values, so that a save elsewhere resets the form to them.
+          <SettingsForm
+            key={`${team.teamName}|${team.isActive}|${team.permissionLevels.join()}`}
+            team={team}
+          />
+        ) : (
+          <ReadOnlySettings team={team} />
+        )}
+      </Stack>
+    </Card>
+  );
+}
