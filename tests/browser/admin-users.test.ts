@@ -91,7 +91,9 @@ describe('the Users screen', { timeout: 180_000 }, () => {
     const first = invite.getByRole('group', { name: 'Person 1' });
     await first.getByRole('textbox', { name: 'Email' }).fill('quinn.newhire@demo-county.test');
     await invite.getByRole('button', { name: 'Send 2 invitations' }).click();
-    await invite.waitFor({ state: 'detached' });
+    // Every invitee costs a password hash (the answer must not tell new from existing accounts):
+    // slower than one page step on a busy machine.
+    await invite.waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByText('Invitations sent to 2 people.').waitFor();
     expect(await roleOn('quinn.newhire@demo-county.test', 'Demo County 911')).toBe('member');
     expect(await roleOn('rowan.newhire@demo-county.test', 'Demo County 911')).toBe('admin');
@@ -205,6 +207,27 @@ describe('the Users screen', { timeout: 180_000 }, () => {
     await expect
       .poll(() => drawer.getByRole('combobox', { name: 'Role on Solo Ops' }).inputValue())
       .toBe('Team admin');
+    await context.close();
+  });
+
+  it("lists a team's members with their roles on the team's edit page", async () => {
+    const team = await env.database.db
+      .selectFrom('teams')
+      .select('id')
+      .where('team_name', '=', 'Demo County 911')
+      .executeTakeFirstOrThrow();
+    const { page, context } = await newPage(env.browser);
+    await signInWithForm(page, env.api.url, 'teamadmin@demo-county.test');
+    await page.goto(url(`/admin/teams/${team.id}/edit`));
+    const members = page.getByRole('region', { name: 'Members' });
+    const table = members.getByRole('table', { name: 'Members of Demo County 911' });
+    const terry = table.getByRole('row').filter({ hasText: 'teamadmin@demo-county.test' });
+    await terry.waitFor();
+    expect(
+      await terry.getByRole('combobox', { name: 'Role on Demo County 911' }).inputValue(),
+    ).toBe('Team admin');
+    await terry.getByRole('button', { name: 'Remove Terry Admin from Demo County 911' }).waitFor();
+    await expectAccessible(page, 'team members panel');
     await context.close();
   });
 

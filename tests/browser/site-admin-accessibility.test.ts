@@ -241,8 +241,9 @@ describe('the skip link', { timeout: 60_000 }, () => {
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'owner@locus.test');
     await visit(page, '/admin/teams', 'Teams');
-    await page.getByRole('button', { name: 'New call list' }).waitFor();
-    await skipFromTop(page, 'New call list');
+    // The platform owner's first control is the teams table's Create team.
+    await page.getByRole('button', { name: 'Create team' }).waitFor();
+    await skipFromTop(page, 'Create team');
     // Overwatch and training are coming-soon screens with nothing to press yet.
     for (const [path, heading] of [
       ['/overwatch', 'Overwatch'],

@@ -98,8 +98,8 @@ async function hasSeenWalkthrough(email: string): Promise<boolean> {
   return ((await response.json()) as { hasSeenWalkthrough: boolean }).hasSeenWalkthrough;
 }
 
-describe('the dashboard tour', { timeout: 120_000 }, () => {
-  it('shows a new dispatcher the number field, Locate, the toggle and the log until the first tracking ends', async () => {
+describe('the dashboard tour', { timeout: 240_000 }, () => {
+  it('walks a new dispatcher through the number field, Locate, the toggle and the log, by keyboard, on every load until skipped', async () => {
     const email = await newDispatcher('Newcomer');
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, email);
@@ -170,6 +170,17 @@ describe('the dashboard tour', { timeout: 120_000 }, () => {
     await tour(tab).getByRole('button', { name: 'Skip tour' }).click();
     await tour(tab).waitFor({ state: 'detached' });
     await tab.close();
+    await context.close();
+  });
+
+  it('is not shown again once the first tracking has ended', async () => {
+    const email = await newDispatcher('Tracker');
+    const { page, context } = await newPage(env.browser);
+    await signInWithForm(page, env.api.url, email);
+    await expectStep(page, 1, 'The caller’s number');
+    await tour(page).getByRole('button', { name: 'Skip tour' }).click();
+    await tour(page).waitFor({ state: 'detached' });
+    expect(await hasSeenWalkthrough(email)).toBe(false);
 
     // The first tracking (a number the lookup simulator knows), ended from the console.
     await page.getByLabel('Phone number').fill('+12025550107');
@@ -230,7 +241,7 @@ describe('the dashboard tour', { timeout: 120_000 }, () => {
   });
 });
 
-describe("the profile's password change", { timeout: 90_000 }, () => {
+describe("the profile's password change", { timeout: 180_000 }, () => {
   it('says a wrong current password beside its field, then changes the password', async () => {
     const email = await newDispatcher('Changer');
     const { page, context } = await newPage(env.browser);

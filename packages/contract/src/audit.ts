@@ -90,6 +90,8 @@ export const AuditRow = z.object({
   teamName: z.string().nullable(),
   /** What it was done to: a user id, a phone number, a session, an address, a domain. */
   subject: z.string(),
+  /** When the subject is a user's id: that user's name and e-mail, for reading. */
+  subjectUser: z.object({ name: z.string(), email: z.string() }).nullable(),
   detail: z.record(z.unknown()),
   /** The client address of the request, when there was one. */
   ip: z.string().nullable(),

@@ -82,6 +82,8 @@ export function ChangePasswordSection() {
             autoComplete="current-password"
             withAsterisk
             error={errors.currentPassword?.message}
+            // Mantine's PasswordInput does not mark its input invalid itself.
+            aria-invalid={errors.currentPassword !== undefined}
             {...form.register('currentPassword')}
           />
           <PasswordInput
@@ -89,6 +91,7 @@ export function ChangePasswordSection() {
             autoComplete="new-password"
             withAsterisk
             error={errors.newPassword?.message}
+            aria-invalid={errors.newPassword !== undefined}
             {...form.register('newPassword')}
           />
           <PasswordStrength
@@ -100,6 +103,7 @@ export function ChangePasswordSection() {
             autoComplete="new-password"
             withAsterisk
             error={errors.confirmPassword?.message}
+            aria-invalid={errors.confirmPassword !== undefined}
             {...form.register('confirmPassword')}
           />
           {otherError !== null && (

@@ -77,10 +77,11 @@ async function downloadCsv(filters: AuditFilters): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** A user's name (with the id in a tooltip) when the subject is a user; else the subject. */
 function Subject({ row }: { row: AuditRow }) {
   return (
-    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-      {row.subject}
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }} title={row.subject}>
+      {row.subjectUser ? row.subjectUser.name : row.subject}
     </Text>
   );
 }

@@ -239,6 +239,9 @@ function Users({ list }: { list: CallList }) {
           onChange={setChosen}
           searchable
           nothingFoundMessage="No other users on this team"
+          // A long team scrolls its options: the scrolling part must be reachable by keyboard
+          // (axe scrollable-region-focusable).
+          scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
           style={{ flex: 1 }}
         />
         <Button

@@ -74,8 +74,8 @@ export function RemoveFromTeam({
   return (
     <>
       <Button
-        variant="outline"
-        color="red"
+        variant="filled"
+        color="red.9"
         onClick={() => {
           onError(null);
           setConfirming(true);
@@ -101,7 +101,7 @@ export function RemoveFromTeam({
               Cancel
             </Button>
             <Button
-              color="red"
+              color="red.9"
               loading={remove.isPending}
               onClick={() =>
                 remove.mutate(

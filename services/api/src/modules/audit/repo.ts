@@ -1,4 +1,5 @@
 import type { Database } from '@locus/db';
+import { sql } from 'kysely';
 
 export interface AuditEntry {
   /** Who did it; null when nobody was signed in (a lockout). */
@@ -93,6 +94,9 @@ export interface AuditTrailRow {
   actor_first_name: string | null;
   actor_last_name: string | null;
   actor_email: string | null;
+  subject_first_name: string | null;
+  subject_last_name: string | null;
+  subject_email: string | null;
 }
 
 function trailWhere(db: Database, scope: AuditScope, filter: AuditRowFilter) {
@@ -118,6 +122,8 @@ export async function listAuditRows(
   return trailWhere(db, scope, filter)
     .leftJoin('users as u', 'u.id', 'a.actor_user_id')
     .leftJoin('teams as t', 't.id', 'a.team_id')
+    // Compared as text: a subject is not always a uuid (a number, an address, a domain).
+    .leftJoin('users as s', (join) => join.on(sql`s.id::text`, '=', sql.ref('a.subject')))
     .select([
       'a.id',
       'a.at',
@@ -131,6 +137,9 @@ export async function listAuditRows(
       'u.first_name as actor_first_name',
       'u.last_name as actor_last_name',
       'u.email as actor_email',
+      's.first_name as subject_first_name',
+      's.last_name as subject_last_name',
+      's.email as subject_email',
     ])
     .orderBy('a.at', 'desc')
     .orderBy('a.id', 'desc')

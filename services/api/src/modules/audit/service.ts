@@ -91,6 +91,13 @@ function toAuditRow(row: AuditTrailRow): AuditRow {
     teamId: row.team_id,
     teamName: row.team_name,
     subject: row.subject,
+    subjectUser:
+      row.subject_email === null
+        ? null
+        : {
+            name: `${row.subject_first_name ?? ''} ${row.subject_last_name ?? ''}`.trim(),
+            email: row.subject_email,
+          },
     detail:
       typeof row.detail === 'object' && row.detail !== null && !Array.isArray(row.detail)
         ? (row.detail as Record<string, unknown>)
