@@ -24,6 +24,7 @@ interface AuditRow {
   teamId: string | null;
   teamName: string | null;
   subject: string;
+  subjectUser: { name: string; email: string } | null;
   detail: Record<string, unknown>;
   ip: string | null;
 }
@@ -180,6 +181,13 @@ describe('reading the trail', () => {
     expect(everything.items.map((row) => row.action)).toEqual(
       expect.arrayContaining(['sign-in', 'locate.requested', 'sms.sent', 'session.ended']),
     );
+    // A subject that is a user's id is named.
+    const signIns = await trail(demoAdmin, `?action=sign-in&userId=${dispatcherId}`);
+    expect(signIns.items[0]).toMatchObject({
+      subject: dispatcherId,
+      subjectUser: { name: 'Dana Dispatcher', email: 'dispatcher@demo-county.test' },
+    });
+    expect(locates.items[0]!.subjectUser).toBeNull();
     const mine = await trail(demoAdmin, `?userId=${dispatcherId}&pageSize=100`);
     expect(mine.items.length).toBeGreaterThan(0);
     expect(mine.items.every((row) => row.actor?.id === dispatcherId)).toBe(true);

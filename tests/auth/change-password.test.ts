@@ -1,9 +1,19 @@
 import { closeCodes, signInLockout } from '@locus/contract';
 import { verify } from '@node-rs/argon2';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignInLockout } from '../../services/api/src/modules/auth/lockout';
+import { testEnvironment } from '../support/environment';
 import { TestSocket } from '../support/sockets';
 import { startStream } from '../tracking/support';
-import { call, DEMO_PASSWORD, signIn, startAuthStack, type AuthStack } from './support';
+import {
+  call,
+  DEMO_PASSWORD,
+  signIn,
+  startAuthStack,
+  type Answer,
+  type AuthStack,
+} from './support';
 
 let stack: AuthStack;
 
@@ -53,7 +63,7 @@ async function auditActions(email: string) {
 }
 
 describe('POST /api/v1/auth/change-password', () => {
-  it('refuses a wrong current password, beside that field, changes nothing and counts a failed sign-in', async () => {
+  it('refuses a wrong current password (invalid-credentials), changes nothing and counts a failed sign-in', async () => {
     const email = 'dispatcher2@demo-county.test';
     const token = await signIn(stack.api, email);
     const before = await passwordHashOf(email);
@@ -197,5 +207,47 @@ describe('POST /api/v1/auth/change-password', () => {
     expect(audit[0]!.team_id).not.toBeNull();
     expect(audit[0]!.ip).toBeTruthy();
     expect(audit[0]!.detail).toMatchObject({ sessionsEnded: 1 });
+  });
+});
+
+describe('the address throttle, as at sign-in', () => {
+  let throttled: AuthStack;
+
+  beforeAll(async () => {
+    // The production defaults: three free failures per address and account.
+    throttled = await startAuthStack({
+      worker: false,
+      env: { SIGN_IN_FAILURES_PER_ADDRESS: '3' },
+    });
+  });
+
+  afterAll(async () => {
+    await throttled?.close();
+  });
+
+  it('holds back an address after its free failures (429 with Retry-After) without locking the account', async () => {
+    const email = 'dispatcher@demo-county.test';
+    const token = await signIn(throttled.api, email);
+    const statuses: number[] = [];
+    let held: Answer | undefined;
+    for (let attempt = 0; attempt < signInLockout.maxFailures && !held; attempt += 1) {
+      const answer = await call(throttled.api, 'POST', path, {
+        token,
+        body: { currentPassword: `wrong-${attempt}`, newPassword: strongPassword },
+      });
+      statuses.push(answer.status);
+      if (answer.status === 429) held = answer;
+    }
+    expect(held, `answers: ${statuses.join(', ')}`).toBeDefined();
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(held!.body).toMatchObject({ error: 'rate-limited' });
+    expect(Number(held!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // One address alone never locks the account (its owner can still sign in elsewhere).
+    const redis = new Redis(testEnvironment.redisUrl(), { maxRetriesPerRequest: null });
+    try {
+      expect(await new SignInLockout(redis, throttled.redisPrefix).isLocked(email)).toBe(false);
+    } finally {
+      await redis.quit();
+    }
   });
 });

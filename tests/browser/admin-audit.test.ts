@@ -58,7 +58,7 @@ describe('the audit screen', { timeout: 180_000 }, () => {
     await page.getByRole('option', { name: 'Locate requested', exact: true }).click();
     const locate = table.getByRole('row').filter({ hasText: number });
     await locate.getByText('Dana Dispatcher').waitFor();
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(2);
     await expectAccessible(page, 'the audit trail filtered by action');
 
     const [download] = await Promise.all([
@@ -81,8 +81,18 @@ describe('the audit screen', { timeout: 180_000 }, () => {
     await page.getByRole('combobox', { name: 'User' }).click();
     await page.getByRole('option', { name: /Dana Dispatcher/ }).click();
     await table.getByRole('row').filter({ hasText: 'Sign in' }).first().waitFor();
-    const rows = await table.getByRole('row').allTextContents();
-    expect(rows.slice(1).every((row) => row.includes('Dana Dispatcher'))).toBe(true);
+    // The previous page stays up while the filtered one loads: wait until every row is hers.
+    await expect
+      .poll(
+        async () =>
+          (await table.getByRole('row').allTextContents())
+            .slice(1)
+            .every((row) => row.includes('Dana Dispatcher') && row.includes('Sign in')),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    // The subject of a sign-in is the user, named.
+    await table.getByRole('cell', { name: 'Dana Dispatcher' }).nth(1).waitFor();
     await expectAccessible(page, 'sign-ins of one dispatcher');
 
     // A date range that excludes today shows nothing.
@@ -103,6 +113,29 @@ describe('the audit screen', { timeout: 180_000 }, () => {
     const text = (await table.allTextContents()).join(' ');
     expect(text).not.toContain('Dana Dispatcher');
     expect(text).not.toContain('+12025550179');
+    await context.close();
+  });
+
+  it('lets a platform admin narrow the trail to one team', async () => {
+    await dispatcherLocates('+12025550176');
+    const { page, context } = await newPage(env.browser);
+    await signInWithForm(page, env.api.url, 'owner@locus.test');
+    await page.goto(`${env.api.url}/admin/audit`);
+    const table = page.getByRole('table', { name: 'Who did what' });
+    await table.getByRole('row').filter({ hasText: 'Olivia Owner' }).first().waitFor();
+    await page.getByRole('combobox', { name: 'Team' }).click();
+    await page.getByRole('option', { name: 'Demo County 911', exact: true }).click();
+    await table.getByRole('row').filter({ hasText: '+12025550176' }).waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await table.getByRole('row').allTextContents())
+            .slice(1)
+            .every((row) => row.includes('Demo County 911')),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    await expectAccessible(page, 'the trail of one team, for a platform admin');
     await context.close();
   });
 });

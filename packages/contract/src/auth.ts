@@ -347,7 +347,7 @@ export const authContract = c.router(
       description:
         'A wrong current password answers 401 `invalid-credentials` and counts toward the sign-in lockout like a failed sign-in; a locked account answers 401 `account-locked`, and an address held back for the account 429 `rate-limited` with Retry-After, as at sign-in. ' +
         'The new password follows the registration rules (8 to 128 characters, not a common password, not the current one): 400 `validation-failed` naming `newPassword`. ' +
-        "On success every other session of the user ends, with its dispatcher sockets; this one stays signed in. Audited as `password.changed`.",
+        'On success every other session of the user ends, with its dispatcher sockets; this one stays signed in. Audited as `password.changed`.',
       body: ChangePasswordBody,
       responses: { 200: Accepted, 409: ErrorBody, ...errors },
     },

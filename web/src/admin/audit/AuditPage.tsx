@@ -17,7 +17,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, ApiError, expect } from '../../app/api';
-import { sessionStore } from '../../app/session';
+import { sessionStore, useSession } from '../../app/session';
 
 const pageSize = 25;
 
@@ -92,6 +92,11 @@ function Subject({ row }: { row: AuditRow }) {
  */
 export function AuditPage() {
   const headingId = useId();
+  const { user, teams: myTeams } = useSession();
+  // Platform admins read every team's trail, and may narrow it to one team.
+  const platformAdmin =
+    user !== null && user.isAdmin && myTeams.some((team) => team.isPlatformOwner);
+  const [teamId, setTeamId] = useState<string | null>(null);
   const [userId, setUserId] = useState<string | null>(null);
   const [action, setAction] = useState<AuditAction | null>(null);
   const [from, setFrom] = useState('');
@@ -101,6 +106,7 @@ export function AuditPage() {
   const [downloadError, setDownloadError] = useState<string | null>(null);
 
   const filters: AuditFilters = {
+    ...(teamId ? { teamId } : {}),
     ...(userId ? { userId } : {}),
     ...(action ? { action } : {}),
     ...(from ? { from } : {}),
@@ -109,6 +115,11 @@ export function AuditPage() {
   const actors = useQuery({
     queryKey: ['audit', 'actors'],
     queryFn: async () => expect(await api.audit.actors(), 200),
+  });
+  const teams = useQuery({
+    queryKey: ['audit', 'teams'],
+    queryFn: async () => expect(await api.verification.teams(), 200),
+    enabled: platformAdmin,
   });
   const trail = useQuery({
     queryKey: ['audit', 'trail', filters, page],
@@ -161,6 +172,23 @@ export function AuditPage() {
               </Button>
             </Group>
             <Group align="flex-start" gap="sm" wrap="wrap">
+              {platformAdmin && (
+                <Select
+                  label="Team"
+                  placeholder="Every team"
+                  searchable
+                  clearable
+                  data={(teams.data ?? []).map((team) => ({
+                    value: team.id,
+                    label: team.teamName,
+                  }))}
+                  value={teamId}
+                  onChange={changed(setTeamId)}
+                  nothingFoundMessage="No team matches"
+                  miw={200}
+                  style={{ flex: '1 1 200px' }}
+                />
+              )}
               <Select
                 label="User"
                 placeholder="Everyone"

@@ -239,9 +239,11 @@ function Users({ list }: { list: CallList }) {
           onChange={setChosen}
           searchable
           nothingFoundMessage="No other users on this team"
-          // A long team scrolls its options: the scrolling part must be reachable by keyboard
-          // (axe scrollable-region-focusable).
-          scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
+          // At most 8 options and room for them all: a dropdown that scrolls is a region the
+          // keyboard cannot reach (axe scrollable-region-focusable); typing finds the others.
+          limit={8}
+          maxDropdownHeight={400}
+          description={options.length > 8 ? 'Type a name to find others.' : undefined}
           style={{ flex: 1 }}
         />
         <Button

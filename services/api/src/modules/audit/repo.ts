@@ -119,33 +119,35 @@ export async function listAuditRows(
   page: { limit: number; offset: number },
 ): Promise<AuditTrailRow[]> {
   if (!scope.all && scope.teamIds.length === 0) return [];
-  return trailWhere(db, scope, filter)
-    .leftJoin('users as u', 'u.id', 'a.actor_user_id')
-    .leftJoin('teams as t', 't.id', 'a.team_id')
-    // Compared as text: a subject is not always a uuid (a number, an address, a domain).
-    .leftJoin('users as s', (join) => join.on(sql`s.id::text`, '=', sql.ref('a.subject')))
-    .select([
-      'a.id',
-      'a.at',
-      'a.action',
-      'a.subject',
-      'a.detail',
-      'a.ip',
-      'a.team_id',
-      't.team_name',
-      'u.id as actor_id',
-      'u.first_name as actor_first_name',
-      'u.last_name as actor_last_name',
-      'u.email as actor_email',
-      's.first_name as subject_first_name',
-      's.last_name as subject_last_name',
-      's.email as subject_email',
-    ])
-    .orderBy('a.at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  return (
+    trailWhere(db, scope, filter)
+      .leftJoin('users as u', 'u.id', 'a.actor_user_id')
+      .leftJoin('teams as t', 't.id', 'a.team_id')
+      // Compared as text: a subject is not always a uuid (a number, an address, a domain).
+      .leftJoin('users as s', (join) => join.on(sql`s.id::text`, '=', sql.ref('a.subject')))
+      .select([
+        'a.id',
+        'a.at',
+        'a.action',
+        'a.subject',
+        'a.detail',
+        'a.ip',
+        'a.team_id',
+        't.team_name',
+        'u.id as actor_id',
+        'u.first_name as actor_first_name',
+        'u.last_name as actor_last_name',
+        'u.email as actor_email',
+        's.first_name as subject_first_name',
+        's.last_name as subject_last_name',
+        's.email as subject_email',
+      ])
+      .orderBy('a.at', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute()
+  );
 }
 
 export async function countAuditRows(

@@ -26,7 +26,10 @@ export async function isCommonPassword(password: string): Promise<boolean> {
  * the contract's; this is the check a schema cannot make. Answers like a schema would, on the
  * `password` field (or the one named), so forms show it under the field.
  */
-export async function assertAcceptablePassword(password: string, field = 'password'): Promise<void> {
+export async function assertAcceptablePassword(
+  password: string,
+  field = 'password',
+): Promise<void> {
   if (await isCommonPassword(password)) {
     throw new ApiError(400, 'validation-failed', commonPasswordMessage, [
       { path: field, message: commonPasswordMessage },
