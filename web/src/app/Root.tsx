@@ -36,8 +36,17 @@ function FullPage({ children }: { children: ReactNode }) {
 }
 
 /**
- * Refreshes the cached user and teams once per page load, so that a role or level changed
- * meanwhile shows without signing in again. A rejected token logs out through the API client.
+ * How often an open console re-reads its user and teams. A session the server ended (the user
+ * was removed from their team or demoted, their password changed, another console signed them
+ * out) is signed out on screen within this time even when nobody touches the page, and a role,
+ * level, approval or team link changed meanwhile shows without signing in again.
+ */
+export const SESSION_REFRESH_MS = 15_000;
+
+/**
+ * Refreshes the cached user and teams on page load, every `SESSION_REFRESH_MS` (in a background
+ * tab too: an unattended console must not stay signed in) and when the window gets focus. A
+ * rejected token logs out through the API client. These reads are not activity for the idle timeout.
  */
 function useFreshUser(signedIn: boolean) {
   useQuery({
@@ -48,7 +57,10 @@ function useFreshUser(signedIn: boolean) {
       return (await reloadCurrentUser()).user;
     },
     enabled: signedIn,
-    staleTime: Infinity,
+    staleTime: SESSION_REFRESH_MS,
+    refetchInterval: SESSION_REFRESH_MS,
+    refetchIntervalInBackground: true,
+    refetchOnWindowFocus: true,
   });
 }
 

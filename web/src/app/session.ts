@@ -135,6 +135,9 @@ export const sessionStore = {
     });
   },
   setUser(user: CurrentUser, teams: Team[]): void {
+    // The console re-reads the user every few seconds (`useFreshUser`): an unchanged answer must
+    // not re-render the app (a form being typed in resets when its user changes).
+    if (JSON.stringify([user, teams]) === JSON.stringify([current.user, current.teams])) return;
     publish({ ...current, user, teams });
   },
   /** Logout: clears the user, the teams and the token (and so the auth header). */
