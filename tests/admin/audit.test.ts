@@ -72,6 +72,12 @@ async function locateAndEnd(token: string, phoneNumber: string): Promise<string>
     body: { phoneNumber },
   });
   expect(started.status).toBe(200);
+  // The provider lookup first (this number has no provider record), as the console does.
+  const lookup = await call(stack.api, 'POST', '/api/v1/location/request-location', {
+    token,
+    body: { connectionRequestUuid: started.body.uuid, language: 'en' },
+  });
+  expect(lookup.status).toBeGreaterThanOrEqual(400);
   const texted = await call(stack.api, 'POST', '/api/v1/location/request-text-message-location', {
     token,
     body: { connectionRequestUuid: started.body.uuid, language: 'en' },
@@ -88,7 +94,7 @@ async function locateAndEnd(token: string, phoneNumber: string): Promise<string>
 }
 
 describe('what is written', () => {
-  it('writes a locate request, the text, the end and the export, with the team and the client address', async () => {
+  it('writes a locate request, the provider lookup, the text, the end and the export, with the team and the client address', async () => {
     const phoneNumber = '+12025550161';
     const sessionId = await locateAndEnd(dispatcher, phoneNumber);
     const rows = await stack.database.db
@@ -99,6 +105,7 @@ describe('what is written', () => {
       .orderBy('id')
       .execute();
     expect(rows.map((row) => row.action)).toEqual([
+      'locate.requested',
       'locate.requested',
       'sms.sent',
       'session.ended',
@@ -112,6 +119,7 @@ describe('what is written', () => {
       });
       expect(row.detail).toMatchObject({ sessionId });
     }
+    expect(rows[1]!.detail).toMatchObject({ kind: 'provider-lookup' });
     // Ending again writes nothing more.
     await call(stack.api, 'POST', `/api/v1/location/set-date-time-completed/${sessionId}`, {
       token: dispatcher,

@@ -714,7 +714,7 @@ describe('invitations (POST /api/v1/auth/group-register)', () => {
       .selectFrom('audit_log')
       .select(['team_id', 'ip', 'detail'])
       .where('action', '=', 'user.invited')
-      .where('subject', 'in', [await userId(first), await userId(second)])
+      .where('subject', 'in', [first.toLowerCase(), second.toLowerCase()])
       .execute();
     expect(audit).toHaveLength(2);
     for (const row of audit)

@@ -145,7 +145,7 @@ describe('who may use verification', () => {
 });
 
 describe('the queue', () => {
-  it('lists confirmed users on no team with an unlisted agency or an uncleared domain, oldest first, with why', async () => {
+  it('lists confirmed users with an uncleared domain, or an unlisted agency and no team, oldest first, with why', async () => {
     const uncleared = await applicant('unvetted-agency.test', { listed: true }, 'Uma');
     const unlisted = await applicant('demo-county.test', { unlisted: 'Tiny Town PD' }, 'Lee');
     const both = await applicant('far-away.test', { unlisted: 'Far Away Sheriff' }, 'Bo');
@@ -254,6 +254,46 @@ describe('approving', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ team_id: demoCountyId, ip: expect.any(String) });
     expect(audit[0]!.detail).toMatchObject({ role: 'member', reasons: ['domain-not-cleared'] });
+  });
+
+  it('also vets an address on an uncleared domain that a team admin added to their team', async () => {
+    const user = await applicant('personal-mail.test', { listed: true }, 'Ivy');
+    // The platform owner (as any admin of the team could, for a user they manage) adds them.
+    const added = await call(stack.api, 'POST', `/api/v1/teams/${demoCountyId}/users/${user.id}`, {
+      token: owner,
+      body: { role: 'member' },
+    });
+    expect(added.status).toBe(201);
+    // On a team, but the domain is not cleared: still refused, and waiting in the queue.
+    expect((await locate(user.token)).body).toMatchObject({ error: 'unauthorized-domain' });
+    const waiting = (await queue()).items.find((item) => item.id === user.id);
+    expect(waiting).toMatchObject({ reasons: ['domain-not-cleared'] });
+
+    const approved = await call(
+      stack.api,
+      'POST',
+      `/api/v1/verification/users/${user.id}/approve`,
+      { token: owner, body: { teamId: demoCountyId, role: 'member' } },
+    );
+    expect(approved.status).toBe(200);
+    expect((await locate(user.token)).status).toBe(200);
+    const memberships = await stack.database.db
+      .selectFrom('team_members')
+      .select(['team_id', 'role'])
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(memberships).toEqual([{ team_id: demoCountyId, role: 'member' }]);
+  });
+
+  it('refuses a new team whose name differs from an existing one only in case (409, not 500)', async () => {
+    const user = await applicant('case-clash.test', { unlisted: 'demo county 911' }, 'Cy');
+    const answer = await call(stack.api, 'POST', `/api/v1/verification/users/${user.id}/approve`, {
+      token: owner,
+      body: { newTeamName: 'DEMO COUNTY 911' },
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ error: 'conflict' });
+    expect((await queue()).items.some((item) => item.id === user.id)).toBe(true);
   });
 
   it('creates the agency’s team with the user as its team admin, and refuses a taken name without writing anything', async () => {

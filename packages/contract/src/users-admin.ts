@@ -120,7 +120,7 @@ export const usersAdminContract = c.router(
       summary:
         'Platform admins: users who registered with an agency that is not listed and have no team yet',
       description:
-        'Newest first, then id. Team admins get 403: these users belong to no team yet, so only the platform owner vets them.',
+        'Newest first, then id; an applicant the platform owner rejected is left out. Team admins get 403: these users belong to no team yet, so only the platform owner vets them.',
       query: PageQuery,
       responses: { 200: UsersPage, ...errors },
     },

@@ -118,10 +118,12 @@ export const verificationContract = c.router(
       path: '/api/v1/verification/queue',
       summary: 'Users waiting for verification, oldest first, with why each one waits',
       description:
-        'A user waits when they are on no team, have confirmed their e-mail address, have no ' +
-        'decision yet, are not a coast-guard applicant (those have their own approval), and either ' +
-        'registered with an agency that is not listed or have an e-mail domain that is not ' +
-        `cleared. Paginated (page, pageSize), ordered by registration time then id. ${ACCESS}`,
+        'A user waits when they have confirmed their e-mail address, have no decision yet, are ' +
+        'not a coast-guard applicant (those have their own approval), and either have an e-mail ' +
+        'domain that is not cleared (even when a team admin added them to a team) or registered ' +
+        'with an agency that is not listed and are on no team. Approving someone already on the ' +
+        'chosen team keeps their role. Paginated (page, pageSize), ordered by registration time ' +
+        `then id. ${ACCESS}`,
       query: PageQuery,
       responses: { 200: pageOf(WaitingUser), ...errors },
     },

@@ -1,3 +1,4 @@
+import { refreshAdminData } from '../admin-data';
 import type { CustomContentBody, ManagedTeam, Team, TeamListQuery } from '@locus/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, expect } from '../../app/api';
@@ -51,7 +52,7 @@ export function useCustomContent(id: string) {
 export function useTeamChanged() {
   const queryClient = useQueryClient();
   return async (team: Pick<ManagedTeam, 'id'>, sessionTeams: readonly Team[]) => {
-    await queryClient.invalidateQueries({ queryKey: teamKeys.all });
+    await refreshAdminData(queryClient);
     if (sessionTeams.some((own) => own.id === team.id)) await reloadCurrentUser();
   };
 }

@@ -1,3 +1,4 @@
+import { refreshAdminData } from '../admin-data';
 import type { AdminUserDetail, TeamRole, UsersListQuery } from '@locus/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, expect } from '../../app/api';
@@ -52,12 +53,7 @@ export function useTeamMembers(teamId: string, page: number) {
 /** After any change to users or memberships: every users table, drawer and members list. */
 function useRefreshUsers() {
   const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: userKeys.all }),
-      queryClient.invalidateQueries({ queryKey: ['team-members'] }),
-    ]);
-  };
+  return () => refreshAdminData(queryClient);
 }
 
 export function useUnlock() {

@@ -74,8 +74,8 @@ function QueueSection() {
           Waiting for verification
         </Title>
         <Text size="sm">
-          People on no team who registered with an agency that is not listed, or from an e-mail
-          domain that is not cleared. Oldest first.
+          People with an e-mail domain that is not cleared (even if a team added them), and people
+          on no team who registered with an agency that is not listed. Oldest first.
         </Text>
         {queue.isPending && <Loader size="sm" aria-label="Loading the queue" />}
         {queue.isError && (

@@ -1,3 +1,4 @@
+import { refreshAdminData } from '../admin-data';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, expect } from '../../app/api';
 
@@ -34,7 +35,7 @@ export function useClearedDomains() {
 /** After a decision or a domain change: the queue (and the teams, one may have been created). */
 export function useRefreshVerification() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: verificationKeys.all });
+  return () => refreshAdminData(queryClient);
 }
 
 /** The server's message for a field (`issues`), if it named this one. */

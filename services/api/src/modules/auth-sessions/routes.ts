@@ -33,7 +33,7 @@ export function authSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
     }),
     setTeamSecurity: async ({ params, body }, { request }) => ({
       status: 200,
-      body: await setTeamSecurity(deps.db, await requireUser(request), params.id, body),
+      body: await setTeamSecurity(deps.db, await requireUser(request), params.id, body, request.ip),
     }),
   });
 }

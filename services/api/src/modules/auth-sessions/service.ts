@@ -66,12 +66,14 @@ export async function signOutOtherSessions(
   return { revoked };
 }
 
-function assertTeamAdmin(principal: Principal, teamId: string): void {
-  if (!principal.isPlatformAdmin && !principal.adminTeamIds.includes(teamId))
-    throw new ApiError(403, 'forbidden', 'Only admins of this team can change its security.');
-}
-
 const noTeam = () => new ApiError(404, 'not-found', 'No such team.');
+
+/** Another team answers 404 like a team that does not exist; a member who is not its admin 403. */
+function assertTeamAdmin(principal: Principal, teamId: string): void {
+  if (principal.isPlatformAdmin || principal.adminTeamIds.includes(teamId)) return;
+  if (!principal.teamIds.includes(teamId)) throw noTeam();
+  throw new ApiError(403, 'forbidden', 'Only admins of this team can change its security.');
+}
 
 export async function teamSecurity(
   db: Database,
@@ -89,6 +91,7 @@ export async function setTeamSecurity(
   principal: Principal,
   teamId: string,
   patch: Partial<TeamSecurity>,
+  ip?: string,
 ): Promise<TeamSecurity> {
   assertTeamAdmin(principal, teamId);
   const row = await db.transaction().execute(async (trx) => {
@@ -107,6 +110,8 @@ export async function setTeamSecurity(
           requireMfa: updated.require_mfa,
           idleTimeoutMinutes: updated.idle_timeout_minutes,
         },
+        teamId,
+        ip: ip ?? null,
       });
     }
     return updated;

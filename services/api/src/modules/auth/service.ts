@@ -424,7 +424,6 @@ export class AuthService {
             role: person.role,
             invitedBy: principal.userId,
             ttlSeconds: ttl,
-            ip,
           });
           email = teamInvitationEmail({
             ...invitation,
@@ -440,14 +439,6 @@ export class AuthService {
             registeredByTeamAdmin: true,
           });
           newMembers.push({ userId, role: person.role });
-          await recordAudit(trx, {
-            actorUserId: principal.userId,
-            action: 'user.invited',
-            subject: userId,
-            detail: { teamId: team.id, role: person.role, existingAccount: false },
-            teamId: team.id,
-            ip,
-          });
           const code = await this.issueCode(trx, userId, 'reset-password', ttl);
           email = groupInvitationEmail({
             ...invitation,
@@ -457,6 +448,17 @@ export class AuthService {
             validForSeconds: ttl,
           });
         }
+        // The same row whether or not the address had an account: the team's trail must not
+        // tell its admins what group-register's answer keeps from them. The subject is the
+        // address they typed.
+        await recordAudit(trx, {
+          actorUserId: principal.userId,
+          action: 'user.invited',
+          subject: person.email.toLowerCase(),
+          detail: { teamId: team.id, role: person.role },
+          teamId: team.id,
+          ip,
+        });
         ids.push(await this.mailer.write(trx, email));
       }
       await addTeamMembers(trx, team.id, newMembers);

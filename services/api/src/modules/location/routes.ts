@@ -26,7 +26,12 @@ export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
     }),
     requestLocation: async ({ body }, { request }) => ({
       status: 200,
-      body: await requestLocation(deps, await requireUser(request), body.connectionRequestUuid),
+      body: await requestLocation(
+        deps,
+        await requireUser(request),
+        body.connectionRequestUuid,
+        request.ip,
+      ),
     }),
     // The routes that text: a refusal by the SMS limits carries Retry-After.
     requestTextMessage: async ({ body }, { request, reply }) => ({

@@ -176,6 +176,7 @@ export async function requestLocation(
   deps: TrackingDeps,
   principal: Principal,
   sessionId: string,
+  ip?: string,
 ): Promise<{ uuid: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
   await requireLocatingAllowed(deps, principal);
@@ -203,6 +204,15 @@ export async function requestLocation(
   const caller = await findFirstCaller(deps.db, session.id);
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
   const lookupId = await insertLookup(deps.db, session.id, caller.id);
+  // Asking the provider where a phone is: on the team's trail, as the locate that opened it.
+  await recordAudit(deps.db, {
+    actorUserId: principal.userId,
+    action: 'locate.requested',
+    subject: caller.phoneNumber,
+    detail: { sessionId: session.id, kind: 'provider-lookup', lookupId },
+    teamId: session.teamId,
+    ip: ip ?? null,
+  });
   const outcome = await deps.queues.enqueueAndWait(
     'locationLookup',
     { lookupId },

@@ -14,21 +14,10 @@ export async function createInvitation(
     role: TeamRole;
     invitedBy: string;
     ttlSeconds: number;
-    /** The inviting admin's address, for the audit trail. */
-    ip?: string | null;
   },
 ): Promise<string> {
   const { token, hash } = newToken();
-  const { ip = null, ...stored } = invitation;
-  await insertInvitation(db, { ...stored, codeHash: hash });
-  await recordAudit(db, {
-    actorUserId: invitation.invitedBy,
-    action: 'user.invited',
-    subject: invitation.userId,
-    detail: { teamId: invitation.teamId, role: invitation.role, existingAccount: true },
-    teamId: invitation.teamId,
-    ip,
-  });
+  await insertInvitation(db, { ...invitation, codeHash: hash });
   return token;
 }
 

@@ -84,6 +84,11 @@ function matches(eb: UsersEb, filter: UserFilter): Expression<SqlBool> {
         eb('u.company_name', 'is not', null),
         eb('u.registration_completed_at', 'is not', null),
         eb('u.uscg_status', 'is', null),
+        // A rejected applicant is done with; approved ones are on a team.
+        eb.or([
+          eb('u.verification_status', 'is', null),
+          eb('u.verification_status', '<>', 'rejected'),
+        ]),
         eb.not(
           eb.exists(
             eb

@@ -5,11 +5,12 @@ import type { AppDeps } from '../../platform/deps';
 import { requireUser } from '../auth/guard';
 import { patchUser, teamsOf } from './service';
 
-export function userRoutes(app: FastifyInstance, { db }: AppDeps): void {
+export function userRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db } = deps;
   registerContract(app, usersContract, {
     patch: async ({ params, body }, { request }) => {
       const caller = await requireUser(request);
-      return { status: 200, body: await patchUser(db, caller, params.id, body) };
+      return { status: 200, body: await patchUser(deps, caller, params.id, body) };
     },
     teams: async ({ params }, { request }) => {
       const caller = await requireUser(request);

@@ -2,6 +2,8 @@ import { SelfUserPatch, type AdminUserPatch, type CurrentUser, type Team } from 
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
 import { recordAudit } from '../audit/repo';
+import { revokeUserSessions } from '../auth/repo';
+import { revokeUserRealtimeAccess, type RevocationDeps } from '../sessions/revocation';
 import type { Principal } from '../auth/guard';
 import {
   confirmAddress,
@@ -36,11 +38,12 @@ const selfFields = new Set(Object.keys(SelfUserPatch.shape));
  * platform admins may change anything on anyone (recorded in the audit log); nobody else may.
  */
 export async function patchUser(
-  db: Database,
+  deps: RevocationDeps,
   caller: Principal,
   userId: string,
   patch: AdminUserPatch,
 ): Promise<CurrentUser> {
+  const { db } = deps;
   const fields = Object.keys(patch);
   const onlySelfFields = fields.every((field) => selfFields.has(field));
   if (!caller.isPlatformAdmin && !(caller.userId === userId && onlySelfFields)) {
@@ -62,9 +65,15 @@ export async function patchUser(
   if (patch.isAdmin !== undefined) changes.is_admin = patch.isAdmin;
   if (patch.psapId !== undefined) changes.psap_id = patch.psapId;
 
+  let demoted = false;
   try {
     await db.transaction().execute(async (trx) => {
+      const before = await findUser(trx, userId);
+      if (!before) throw notFound();
+      // Taking the admin flag away ends every session of theirs, like a team admin's demotion.
+      demoted = before.is_admin && patch.isAdmin === false;
       if (!(await updateUser(trx, userId, changes))) throw notFound();
+      if (demoted) await revokeUserSessions(trx, userId);
       if (patch.emailConfirmed && (await confirmAddress(trx, userId)) === 'taken') throw taken();
       if (caller.userId !== userId) {
         await recordAudit(trx, {
@@ -79,6 +88,8 @@ export async function patchUser(
     if (isUniqueViolation(error)) throw taken();
     throw error;
   }
+  if (demoted)
+    await revokeUserRealtimeAccess(deps, userId, { everySession: true }, 'sessions-revoked');
   return loadCurrentUser(db, userId);
 }
 

@@ -13,16 +13,19 @@ const domainNotCleared = sql<boolean>`not exists (select 1 from cleared_email_do
 
 /**
  * Who waits for the platform owner: a confirmed address (an unconfirmed one may be a typo or a
- * duplicate registration, and cannot locate anyway), on no team, no decision yet, not a
- * coast-guard applicant (they have their own approval), and an unlisted agency or an uncleared
- * domain.
+ * duplicate registration, and cannot locate anyway), no decision yet, not a coast-guard applicant
+ * (they have their own approval), and either an uncleared domain (even on a team: a team admin
+ * may invite a personal address, which still cannot locate until the owner approves it), or an
+ * unlisted agency and no team yet.
  */
 const waiting = sql<boolean>`(
   u.email_confirmed_at is not null
   and u.verification_status is null
   and u.uscg_status is null
-  and not exists (select 1 from team_members m where m.user_id = u.id)
-  and (${unlistedAgency} or ${domainNotCleared})
+  and (
+    ${domainNotCleared}
+    or (${unlistedAgency} and not exists (select 1 from team_members m where m.user_id = u.id))
+  )
 )`;
 
 export interface WaitingUserRow {
@@ -118,12 +121,13 @@ export async function findTeamName(db: Database, teamId: string): Promise<string
   return row?.team_name;
 }
 
-/** A new active team at basic level (no permission levels); undefined when the name is taken. */
+/** A new active team at basic level (no permission levels); undefined when the name is taken, in any case. */
 export async function insertBasicTeam(db: Database, teamName: string): Promise<string | undefined> {
   const row = await db
     .insertInto('teams')
     .values({ team_name: teamName, is_active: true, permission_levels: [] })
-    .onConflict((oc) => oc.column('team_name').doNothing())
+    // No conflict target: names are unique ignoring case (index teams_name_ci) as well.
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
   return row?.id;
@@ -136,6 +140,9 @@ export async function addTeamMember(
   await db
     .insertInto('team_members')
     .values({ team_id: member.teamId, user_id: member.userId, role: member.role })
+    // Approving someone already on that team (an invited address on an uncleared domain)
+    // keeps the role their team admin gave them.
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
     .execute();
 }
 

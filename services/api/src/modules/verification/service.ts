@@ -33,7 +33,7 @@ const notWaiting = () =>
   new ApiError(
     409,
     'conflict',
-    'This user is not waiting for verification: they were decided on already or are on a team.',
+    'This user is not waiting for verification: they were decided on already, or their agency and domain need no approval.',
   );
 
 function toWaitingUser(row: WaitingUserRow): WaitingUser {
