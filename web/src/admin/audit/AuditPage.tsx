@@ -1,3 +1,4 @@
+import { PagerNav } from '../PagerNav';
 import { auditActions, type AuditAction, type AuditFilters, type AuditRow } from '@locus/contract';
 import {
   Alert,
@@ -128,7 +129,6 @@ export function AuditPage() {
     placeholderData: (previous) => previous,
   });
   const total = trail.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
   const badDates = from !== '' && to !== '' && from > to;
 
   async function download() {
@@ -289,29 +289,14 @@ export function AuditPage() {
                 </Table>
               </Table.ScrollContainer>
             )}
-            {total > pageSize && (
-              <Group justify="space-between" component="nav" aria-label="Pages of the audit trail">
-                <Button
-                  variant="default"
-                  size="xs"
-                  disabled={page <= 1}
-                  onClick={() => setPage((current) => Math.max(1, current - 1))}
-                >
-                  Previous page
-                </Button>
-                <Text size="sm" aria-live="polite">
-                  Page {page} of {pages} · {total} rows
-                </Text>
-                <Button
-                  variant="default"
-                  size="xs"
-                  disabled={page >= pages}
-                  onClick={() => setPage((current) => Math.min(pages, current + 1))}
-                >
-                  Next page
-                </Button>
-              </Group>
-            )}
+            <PagerNav
+              label="Pages of the audit trail"
+              page={page}
+              pageSize={pageSize}
+              total={total}
+              noun="rows"
+              onPage={setPage}
+            />
           </Stack>
         </Card>
       </Stack>

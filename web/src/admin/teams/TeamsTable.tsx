@@ -1,3 +1,4 @@
+import { PagerNav } from '../PagerNav';
 import { pageLimits, type ManagedTeam } from '@locus/contract';
 import {
   Alert,
@@ -65,7 +66,6 @@ export function TeamsTable({ platformAdmin }: { platformAdmin: boolean }) {
   const [creating, setCreating] = useState(false);
   const teams = useTeamList({ search: debounced, page, pageSize });
   const total = teams.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
   const title = platformAdmin ? 'All teams' : 'Your teams';
 
   return (
@@ -138,33 +138,14 @@ export function TeamsTable({ platformAdmin }: { platformAdmin: boolean }) {
             </Table>
           </Table.ScrollContainer>
         )}
-        {total > pageSize && (
-          <Group
-            justify="space-between"
-            component="nav"
-            aria-label={`Pages of ${title.toLowerCase()}`}
-          >
-            <Button
-              variant="default"
-              size="xs"
-              disabled={page <= 1}
-              onClick={() => setPage((current) => Math.max(1, current - 1))}
-            >
-              Previous page
-            </Button>
-            <Text size="sm" aria-live="polite">
-              Page {page} of {pages} · {total} teams
-            </Text>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={page >= pages}
-              onClick={() => setPage((current) => Math.min(pages, current + 1))}
-            >
-              Next page
-            </Button>
-          </Group>
-        )}
+        <PagerNav
+          label={`Pages of ${title.toLowerCase()}`}
+          page={page}
+          pageSize={pageSize}
+          total={total}
+          noun="teams"
+          onPage={setPage}
+        />
       </Stack>
       {platformAdmin && <CreateTeamModal opened={creating} onClose={() => setCreating(false)} />}
     </Card>

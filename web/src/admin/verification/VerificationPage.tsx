@@ -1,3 +1,4 @@
+import { PagerNav } from '../PagerNav';
 import { EmailDomain, waitingReasonLabels, type WaitingUser } from '@locus/contract';
 import {
   Alert,
@@ -66,7 +67,6 @@ function QueueSection() {
   const [rejecting, setRejecting] = useState<WaitingUser | null>(null);
   const queue = useVerificationQueue(page, pageSize);
   const total = queue.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId}>
       <Stack gap="sm">
@@ -136,29 +136,14 @@ function QueueSection() {
             </Table>
           </Table.ScrollContainer>
         )}
-        {total > pageSize && (
-          <Group justify="space-between" component="nav" aria-label="Pages of the queue">
-            <Button
-              variant="default"
-              size="xs"
-              disabled={page <= 1}
-              onClick={() => setPage((current) => Math.max(1, current - 1))}
-            >
-              Previous page
-            </Button>
-            <Text size="sm" aria-live="polite">
-              Page {page} of {pages} · {total} waiting
-            </Text>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={page >= pages}
-              onClick={() => setPage((current) => Math.min(pages, current + 1))}
-            >
-              Next page
-            </Button>
-          </Group>
-        )}
+        <PagerNav
+          label="Pages of the queue"
+          page={page}
+          pageSize={pageSize}
+          total={total}
+          noun="waiting"
+          onPage={setPage}
+        />
       </Stack>
       <ApproveModal user={approving} onClose={() => setApproving(null)} />
       <RejectModal user={rejecting} onClose={() => setRejecting(null)} />
