@@ -304,7 +304,9 @@ describe('the CSV download', () => {
     expect(rows[0]).toContain(
       ",dispatcher@demo-county.test,locate.requested,Demo County 911,'+12025550164,",
     );
-    expect(rows[0]).toMatch(/,"\{""sessionId"":""[0-9a-f-]{36}""\}"$/);
+    // Newest first: the provider lookup, then the start of the locate that asked for it.
+    expect(rows[0]).toContain('""kind"":""provider-lookup""');
+    expect(rows[1]).toMatch(/,"\{""sessionId"":""[0-9a-f-]{36}""\}"$/);
     expect(rows.every((row) => row.includes(',locate.requested,Demo County 911,'))).toBe(true);
     await stack.database.db
       .updateTable('users')

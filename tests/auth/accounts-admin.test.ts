@@ -129,10 +129,15 @@ describe('PATCH /users/{id}', () => {
       .executeTakeFirstOrThrow();
     expect(audit.detail).toEqual({ fields: ['isAdmin', 'psapId'] });
     expect(audit.actor_user_id).toBe(await idOf(owner));
-    await call(stack.api, 'PATCH', `/api/v1/users/${id}`, {
+    // Taking the flag away ends every session of theirs (like a team admin's demotion).
+    const demoted = await call(stack.api, 'PATCH', `/api/v1/users/${id}`, {
       token: owner,
       body: { isAdmin: false },
     });
+    expect(demoted.status).toBe(200);
+    const old = await call(stack.api, 'GET', '/api/v1/auth/current-user', { token: neighbour });
+    expect(old.status).toBe(401);
+    neighbour = await signIn(stack.api, 'dispatcher@neighbour-county.test');
   });
 
   it('lets platform admins confirm an address, unless another account owns it', async () => {
