@@ -79,11 +79,11 @@ describe('the map layout', { timeout: 60_000 }, () => {
       .execute();
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'dispatcher@demo-county.test');
-    const header = page.getByRole('link', { name: 'County CAD' });
+    // SPEC.md §2: both lists are items of the user menu (on phones too).
+    await page.getByRole('button', { name: /Dana Dispatcher/ }).click();
+    const header = page.getByRole('menuitem', { name: 'County CAD' });
     expect(await header.getAttribute('href')).toBe('https://cad.demo-county.test/');
     expect(await header.getAttribute('target')).toBe('_blank');
-
-    await page.getByRole('button', { name: /Dana Dispatcher/ }).click();
     const dropdown = page.getByRole('menuitem', { name: 'Shift roster' });
     expect(await dropdown.getAttribute('href')).toBe('https://roster.demo-county.test/');
     expect(await dropdown.getAttribute('target')).toBe('_blank');
