@@ -44,7 +44,11 @@ export const api = initClient(contract, {
     if (response.status === 401 && args.route !== contract.auth.signOut) {
       const body = ErrorBody.safeParse(response.body);
       const code = body.success ? body.data.error : null;
-      if (code === null || !credentialErrors.has(code)) sessionRejected();
+      // Only for the session that is still signed in: an answer to a request sent before a
+      // sign-out (the console's periodic user read) must not sign out, or navigate, again.
+      const stillCurrent =
+        token !== null && token !== undefined && sessionStore.get().token === token;
+      if (stillCurrent && (code === null || !credentialErrors.has(code))) sessionRejected();
     }
     if (response.status === 403) {
       const body = ErrorBody.safeParse(response.body);
