@@ -119,20 +119,7 @@ export async function findUsersPage(
     lastSignInAt: sql`last_sign_in_at ${dir} nulls last`,
   }[order.sort];
   const [rows, count] = await Promise.all([
-    db
-      .selectFrom('users as u')
-      .select([
-        'u.id',
-        'u.first_name',
-        'u.last_name',
-        'u.email',
-        'u.company_name',
-        'u.phone_number',
-        'u.is_admin',
-        'u.email_confirmed_at',
-        'u.created_at',
-      ])
-      .select(lastSignIn.as('last_sign_in_at'))
+    userRows(db)
       .where((eb) => matches(eb, filter))
       .orderBy(sql`${orderBy}, u.id ${dir}`)
       .limit(page.pageSize)
@@ -147,7 +134,8 @@ export async function findUsersPage(
   return { rows, total: Number(count.total) };
 }
 
-export async function findUserRow(db: Database, id: string): Promise<UserListRow | undefined> {
+/** A user's row as every admin list and the detail show it. */
+function userRows(db: Database) {
   return db
     .selectFrom('users as u')
     .select([
@@ -161,9 +149,11 @@ export async function findUserRow(db: Database, id: string): Promise<UserListRow
       'u.email_confirmed_at',
       'u.created_at',
     ])
-    .select(lastSignIn.as('last_sign_in_at'))
-    .where('u.id', '=', id)
-    .executeTakeFirst();
+    .select(lastSignIn.as('last_sign_in_at'));
+}
+
+export async function findUserRow(db: Database, id: string): Promise<UserListRow | undefined> {
+  return userRows(db).where('u.id', '=', id).executeTakeFirst();
 }
 
 export interface UserTeamRow {
