@@ -276,8 +276,9 @@ describe('the coast-guard path', { timeout: 120_000 }, () => {
     await expectAccessible(approver.page, 'coast-guard approvals, none waiting');
     await approver.context.close();
 
-    await page.getByRole('button', { name: 'Check again' }).click();
-    await page.getByRole('heading', { name: "You're approved" }).waitFor();
+    // The waiting page needs no click: the console re-reads the user every SESSION_REFRESH_MS
+    // (15 s), and its "Check again" button does the same read at once. Either way, by itself:
+    await page.getByRole('heading', { name: "You're approved" }).waitFor({ timeout: 40_000 });
     await expectAccessible(page, 'coast-guard access approved');
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await page.waitForURL(`${env.api.url}/dashboard`);
