@@ -50,6 +50,10 @@ export const auditActions = [
   'uscg.approve',
   'uscg.reject',
   'dev-outbox.read',
+  'job.retried',
+  'job.discarded',
+  'broadcast.posted',
+  'broadcast.withdrawn',
 ] as const;
 export const AuditAction = z.enum(auditActions);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -21,3 +21,4 @@ export * from './verification';
 export * from './audit';
 export * from './users-admin';
 export * from './team-members';
+export * from './platform';

@@ -19,6 +19,7 @@ import { teamMembersContract } from './team-members';
 import { trackingContract } from './tracking';
 import { verificationContract } from './verification';
 import { auditContract } from './audit';
+import { platformContract } from './platform';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -85,6 +86,7 @@ export const contract = c.router(
     teams: teamsContract,
     usersAdmin: usersAdminContract,
     teamMembers: teamMembersContract,
+    platform: platformContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );
