@@ -138,9 +138,7 @@ export const PostgresStatus = z.object({
   /** This API instance's pool. */
   pool: z.object({ inUse: z.number().int(), open: z.number().int(), max: z.number().int() }),
   /** The server's connections (every client) of its `max_connections`. */
-  server: z
-    .object({ connections: z.number().int(), maxConnections: z.number().int() })
-    .nullable(),
+  server: z.object({ connections: z.number().int(), maxConnections: z.number().int() }).nullable(),
   largestTables: z.array(z.object({ name: z.string(), bytes: z.number() })),
   ...Standing,
 });
@@ -266,7 +264,8 @@ export const ConfigEntry = z.object({
   redacted: z.boolean(),
 });
 
-export const platformContract = c.router(
+/** The status screen's one read (`modules/platform-status/`). */
+export const platformStatusContract = c.router(
   {
     status: {
       method: 'GET',
@@ -277,6 +276,13 @@ export const platformContract = c.router(
         `lists why it is not green. The history holds the last hour's samples. ${ACCESS}`,
       responses: { 200: PlatformStatus, ...errors },
     },
+  },
+  { strictStatusCodes: true },
+);
+
+/** Failed jobs and the redacted configuration (`modules/platform-jobs/`). */
+export const platformJobsContract = c.router(
+  {
     failedJobs: {
       method: 'GET',
       path: '/api/v1/platform/jobs/failed',
@@ -292,7 +298,11 @@ export const platformContract = c.router(
       description: `A job that no longer exists or has not failed: 409 \`conflict\`, nothing changed. ${ACCESS}`,
       pathParams: JobParams,
       body: c.noBody(),
-      responses: { 200: z.object({ queue: z.string(), id: z.string() }), 409: ErrorBody, ...errors },
+      responses: {
+        200: z.object({ queue: z.string(), id: z.string() }),
+        409: ErrorBody,
+        ...errors,
+      },
     },
     discardJob: {
       method: 'DELETE',

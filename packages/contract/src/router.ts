@@ -19,7 +19,7 @@ import { teamMembersContract } from './team-members';
 import { trackingContract } from './tracking';
 import { verificationContract } from './verification';
 import { auditContract } from './audit';
-import { platformContract } from './platform';
+import { platformJobsContract, platformStatusContract } from './platform';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -86,7 +86,8 @@ export const contract = c.router(
     teams: teamsContract,
     usersAdmin: usersAdminContract,
     teamMembers: teamMembersContract,
-    platform: platformContract,
+    platformStatus: platformStatusContract,
+    platformJobs: platformJobsContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );
