@@ -21,6 +21,13 @@ export interface AuthEnvironment {
   database: TestDatabase;
   api: TestApi;
   browser: Browser;
+  /** The API's and the worker's Redis key prefix (BullMQ's is `bullPrefix` of it). */
+  redisPrefix: string;
+  /**
+   * Stops the worker mid-test (its jobs finish, its heartbeat stops), as a crashed or stopped
+   * worker process would; `close` then leaves it alone. Resolves once it has stopped.
+   */
+  stopWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,13 +89,17 @@ export async function startAuthEnvironment(
     { db: database.db, connection, log: pino({ level: 'silent' }) },
   );
   const browser = await launchBrowser();
+  let workersStopped: Promise<void> | null = null;
+  const stopWorker = () => (workersStopped ??= workers.close());
   return {
     database,
     api,
     browser,
+    redisPrefix,
+    stopWorker,
     close: async () => {
       await browser.close();
-      await workers.close();
+      await stopWorker();
       await connection.quit();
       await api.close();
       await database.drop();

@@ -1,4 +1,4 @@
-import { bullPrefix, jobs, workerHeartbeat } from '@locus/contract';
+import { bullPrefix, instanceHeartbeat, jobs } from '@locus/contract';
 import { seedDemo } from '@locus/db';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -218,7 +218,7 @@ describe('health', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.checks.worker.ok).toBe(true);
     expect(answer.body.checks.worker.lastHeartbeatMsAgo).toBeLessThanOrEqual(
-      workerHeartbeat.staleAfterMs,
+      instanceHeartbeat.expireMs,
     );
     expect(answer.body.checks.persistence).toMatchObject({ ok: true });
   });

@@ -22,3 +22,4 @@ export * from './audit';
 export * from './users-admin';
 export * from './team-members';
 export * from './platform';
+export * from './broadcasts';

@@ -87,15 +87,3 @@ export const queueNames = [...new Set(Object.values(jobs).map((job) => job.queue
 
 /** BullMQ's key prefix for a deployment's Redis key prefix; API and worker must agree. */
 export const bullPrefix = (redisKeyPrefix: string): string => `${redisKeyPrefix}bull`;
-
-/**
- * Every worker writes the time to this key every `workerHeartbeat.intervalMs` (it expires after
- * `expireMs`), so that the API's health check can say whether any worker is alive.
- */
-export const workerHeartbeat = {
-  key: (redisKeyPrefix: string): string => `${redisKeyPrefix}worker:heartbeat`,
-  intervalMs: 5_000,
-  expireMs: 60_000,
-  /** Older than this, health reports the workers as down. */
-  staleAfterMs: 20_000,
-} as const;

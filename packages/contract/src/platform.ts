@@ -108,6 +108,53 @@ export const instanceHeartbeat = {
   forgetAfterMs: 10 * 60_000,
 } as const;
 
+/**
+ * Upper bounds (ms) of the delivery-latency buckets (`locus_delivery_seconds`, in seconds there);
+ * a heartbeat's `deliveryBuckets` has one count more, for everything beyond the last.
+ */
+export const deliveryLatencyBucketsMs = [
+  5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000,
+] as const;
+
+/**
+ * What each process writes into its heartbeat key (`@locus/heartbeat`), as JSON. The status
+ * call reads it back; the figures of an API instance's last minute are its own, summed there.
+ */
+export const InstanceHeartbeat = z.object({
+  id: z.string(),
+  role: z.enum(['api', 'worker']),
+  version: z.string(),
+  hostname: z.string(),
+  pid: z.number().int(),
+  startedAt: z.string().datetime(),
+  /** When this beat was written. */
+  at: z.string().datetime(),
+  /** p99 of the event-loop delay over the interval since the previous beat. */
+  eventLoopLagMs: z.number(),
+  memoryRssBytes: z.number(),
+  heapUsedBytes: z.number(),
+  /** API instances only. */
+  api: z
+    .object({
+      /** Open sockets on this instance, by kind (`caller`, `dispatcher`, …). */
+      sockets: z.record(z.string(), z.number().int()),
+      /** Fixes accepted since this instance started. */
+      fixesAccepted: z.number(),
+      /** Fixes accepted over the last `windowMs` (a minute, less while the instance is young). */
+      fixesInWindow: z.number(),
+      windowMs: z.number(),
+      /** Rows this instance accepted and has not yet written to Postgres, and the oldest's age. */
+      persistencePendingRows: z.number().int(),
+      persistenceOldestMs: z.number(),
+      /** Deliveries over `windowMs` per bucket of `deliveryLatencyBucketsMs` (+ one beyond). */
+      deliveryBuckets: z.array(z.number().int()),
+    })
+    .optional(),
+  /** Workers only: the providers this worker sends through. */
+  worker: z.object({ sms: z.string(), email: z.string(), lookup: z.string() }).optional(),
+});
+export type InstanceHeartbeat = z.infer<typeof InstanceHeartbeat>;
+
 /** What each card carries: its standing, and a sentence for each figure beyond green. */
 const Standing = {
   level: StatusLevel,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CurrentBroadcasts } from './broadcasts';
 import { ErrorBody } from './errors';
 import { CallerFix, Location } from './location';
 import { realtimeLimits } from './socket-constants';
@@ -9,6 +10,8 @@ import { realtimeLimits } from './socket-constants';
  * Sockets:
  * - dispatcher: `GET /api/v1/socket?token=<connection token>`, then send `join`.
  * - caller:     `GET /api/v1/caller/socket?token=<caller link token>`.
+ * - console:    `GET /api/v1/console/socket?ticket=<one-use ticket from POST /api/v1/console/ticket>`;
+ *               every signed-in console keeps one open; the server only sends (`consoleServerEvents`).
  *
  * Session events carry `seq`, a per-session sequence number. A dispatcher that reconnects
  * sends the last `seq` it saw in `join` and receives everything after it, exactly once and in
@@ -196,6 +199,18 @@ export const callerServerEvents = {
   error: ErrorBody,
 } as const;
 
+/**
+ * server → console. The console socket carries no session: on connect, and whenever a
+ * maintenance broadcast is posted, withdrawn or replaced, the server sends `broadcasts` with every
+ * broadcast showing now (the whole list, so a missed frame is repaired by the next). A ticket
+ * that is unknown, expired or used gets `error` (`invalid-token`) and close 4401, as does a socket
+ * whose sign-in is signed out. The client sends nothing; anything it sends is ignored.
+ */
+export const consoleServerEvents = {
+  broadcasts: CurrentBroadcasts,
+  error: ErrorBody,
+} as const;
+
 export type EventMap = Record<string, z.ZodTypeAny>;
 export type FrameOf<M extends EventMap> = {
   [E in keyof M & string]: { event: E; data: z.infer<M[E]> };
@@ -205,6 +220,7 @@ export type DispatcherServerFrame = FrameOf<typeof dispatcherServerEvents>;
 export type DispatcherClientFrame = FrameOf<typeof dispatcherClientEvents>;
 export type CallerServerFrame = FrameOf<typeof callerServerEvents>;
 export type CallerClientFrame = FrameOf<typeof callerClientEvents>;
+export type ConsoleServerFrame = FrameOf<typeof consoleServerEvents>;
 
 /** The outer frame, before its `data` is checked against the event's schema. */
 export const Frame = z.object({ event: z.string().max(64), data: z.unknown() }).strict();

@@ -20,6 +20,7 @@ import { trackingContract } from './tracking';
 import { verificationContract } from './verification';
 import { auditContract } from './audit';
 import { platformJobsContract, platformStatusContract } from './platform';
+import { broadcastsContract } from './broadcasts';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -56,13 +57,44 @@ export const Health = z.object({
 });
 export type Health = z.infer<typeof Health>;
 
+/** Whether this instance can serve: it reaches Postgres and Redis (Kubernetes readiness). */
+export const Readiness = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.object({ postgres: Check, redis: Check }),
+});
+export type Readiness = z.infer<typeof Readiness>;
+
+/** The process answers requests (Kubernetes liveness); it checks nothing else. */
+export const Liveness = z.object({ status: z.literal('ok'), version: z.string() });
+
 export const healthContract = c.router({
   health: {
     method: 'GET',
     path: '/api/v1/health',
     summary:
-      "Liveness and readiness: Postgres and Redis; also the workers' heartbeat and the fix-persistence lag",
+      "For load balancers: Postgres and Redis; also the workers' heartbeat and the fix-persistence lag",
+    description:
+      '503 `unavailable` only while this instance cannot reach Postgres or Redis; `worker` and ' +
+      '`persistence` inform operators and never fail it. No sign-in.',
     responses: { 200: Health, 503: Health },
+  },
+  ready: {
+    method: 'GET',
+    path: '/api/v1/health/ready',
+    summary: 'Kubernetes readiness: 503 while this instance cannot reach Postgres or Redis',
+    description:
+      'Take the instance out of rotation while it fails; it keeps running (see `/health/live`). ' +
+      'Also 503 while the instance shuts down. No sign-in.',
+    responses: { 200: Readiness, 503: Readiness },
+  },
+  live: {
+    method: 'GET',
+    path: '/api/v1/health/live',
+    summary: 'Kubernetes liveness: 200 while the process serves requests',
+    description:
+      'Touches neither Postgres nor Redis, so that an outage of either never restarts the pods ' +
+      '(restarting would not bring the database back). No sign-in.',
+    responses: { 200: Liveness },
   },
 });
 
@@ -88,6 +120,7 @@ export const contract = c.router(
     teamMembers: teamMembersContract,
     platformStatus: platformStatusContract,
     platformJobs: platformJobsContract,
+    broadcasts: broadcastsContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -1,9 +1,11 @@
 // No zod here: the caller's page imports these, and its whole script must stay a few kilobytes.
 
-/** The two socket paths (see realtime.ts for what travels on them). */
+/** The socket paths (see realtime.ts for what travels on them). */
 export const realtimePaths = {
   dispatcher: '/api/v1/socket',
   caller: '/api/v1/caller/socket',
+  /** Every signed-in console's own socket (maintenance broadcasts), opened with `?ticket=`. */
+  console: '/api/v1/console/socket',
 } as const;
 
 /** WebSocket close codes (4000–4999 is the range RFC 6455 leaves to applications). */

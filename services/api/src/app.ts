@@ -28,6 +28,8 @@ import { teamRoutes } from './modules/teams/routes';
 import { demoRequestRoutes } from './modules/demo-requests/routes';
 import { devOutboxRoutes } from './modules/dev-outbox/routes';
 import { healthRoutes } from './modules/health/routes';
+import { registerPlatformStatus } from './modules/platform-status';
+import { platformJobRoutes } from './modules/platform-jobs/routes';
 import { psapRoutes } from './modules/psap/routes';
 import { publicConfigRoutes } from './modules/public-config/routes';
 import { userRoutes } from './modules/users/routes';
@@ -36,6 +38,9 @@ import { BatchWriter } from './modules/realtime/batch-writer';
 import { Fanout } from './modules/realtime/fanout';
 import { readSeq } from './modules/realtime/frames';
 import { RealtimeHub } from './modules/realtime/hub';
+import { ConsoleSockets } from './modules/realtime/console-sockets';
+import { broadcastRoutes } from './modules/broadcasts/routes';
+import { broadcastsChannel, ConsoleTickets } from './modules/broadcasts/console-tickets';
 import { SessionKeys, Sequencer } from './modules/realtime/sequencer';
 import { revokeUserRealtimeAccess } from './modules/sessions/revocation';
 import { captchaFromConfig } from './platform/captcha/captcha';
@@ -67,7 +72,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       typeof config.TRUST_PROXY === 'number' ? hopsTrusted(config.TRUST_PROXY) : config.TRUST_PROXY,
     return503OnClosing: true,
   });
-  const { db } = createDb({
+  const { db, pool } = createDb({
     connectionString: config.DATABASE_URL,
     maxConnections: config.DB_POOL_MAX,
     applicationName: 'locus-api',
@@ -111,13 +116,22 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     config,
     metrics,
     writer,
-    fanout: new Fanout(subscriber, readSeq),
+    fanout: new Fanout(subscriber, readSeq, (ms) => metrics.delivery.observe(ms / 1000)),
     sequencer: new Sequencer(publisher, keys, {
       streamMaxLen: config.REPLAY_STREAM_MAX_LEN,
       ttlSeconds: config.SESSION_REDIS_TTL_SECONDS,
     }),
   };
-  const hub = new RealtimeHub(realtime);
+  const consoleTickets = new ConsoleTickets(redis, config.REDIS_KEY_PREFIX);
+  const consoles = new ConsoleSockets({
+    db,
+    log: app.log,
+    metrics,
+    fanout: realtime.fanout,
+    tickets: consoleTickets,
+    broadcastsChannel: broadcastsChannel(config.REDIS_KEY_PREFIX),
+  });
+  const hub = new RealtimeHub(realtime, consoles);
   await hub.start();
   await queues.ready();
   app.server.on('upgrade', hub.handleUpgrade);
@@ -181,7 +195,17 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);
+  platformJobRoutes(app, deps);
+  broadcastRoutes(app, { ...deps, consoleTickets });
   devOutboxRoutes(app, { ...deps, realtime, hub });
+  registerPlatformStatus(app, {
+    ...deps,
+    pool,
+    metrics,
+    persistence: writer,
+    instanceId,
+    version,
+  });
   await twilioWebhookRoutes(app, { ...deps, realtime, hub });
 
   await registerQueueBoard(

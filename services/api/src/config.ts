@@ -1,3 +1,4 @@
+import { StatusThresholds, statusThresholdDefaults } from '@locus/contract';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { networkList } from './http/networks';
@@ -40,6 +41,38 @@ const TrustProxy = z
     return value;
   });
 
+/**
+ * Overrides of the platform status thresholds (`statusThresholdDefaults` in the contract) as a
+ * JSON object, e.g. `{"queueWaiting":{"amber":50,"red":500}}`: a key overridden keeps what it
+ * does not set (its direction), an unknown key is refused.
+ */
+const StatusThresholdsJson = z
+  .string()
+  .transform((text, context) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      context.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+    const merged: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(parsed)) {
+      if (!(key in statusThresholdDefaults)) {
+        context.addIssue({ code: 'custom', message: `unknown threshold "${key}"` });
+        return z.NEVER;
+      }
+      const defaults = statusThresholdDefaults[key as keyof typeof statusThresholdDefaults];
+      merged[key] = typeof value === 'object' && value !== null ? { ...defaults, ...value } : value;
+    }
+    return merged;
+  })
+  .pipe(StatusThresholds);
+
 /** Development's authenticator-secret key; production must set its own. */
 export const DEV_MFA_ENCRYPTION_KEY = 'dev-only-mfa-key-change-me';
 
@@ -79,6 +112,8 @@ export const ApiConfig = z.object({
   /** The hard cap: no caller link works longer than this after it was sent, opened or not. */
   CALLER_TOKEN_TTL_SECONDS: int(24 * 3600),
   SHUTDOWN_TIMEOUT_MS: int(10_000),
+  /** Overrides of the platform status thresholds, as JSON (see `StatusThresholdsJson`). */
+  STATUS_THRESHOLDS: StatusThresholdsJson.default('{}'),
 
   // --- Accounts
   /** Lifetime of an e-mail confirmation link (and of a group invitation's set-password link). */

@@ -9,7 +9,7 @@ import { emailProviderFromConfig } from './providers/email';
 import { lookupProviderFromConfig } from './providers/location';
 import { smsProviderFromConfig } from './providers/sms';
 import { exportStorageFromConfig } from './providers/storage';
-import { startHeartbeat } from './heartbeat';
+import { startWorkerHeartbeat } from './heartbeat';
 import { createWorkerQueues } from './queues';
 import { missingProcessors, processors } from './registry';
 
@@ -95,12 +95,13 @@ export async function startWorkers(
       { name: jobs.emailSweep.name, data: {}, opts: jobs.emailSweep.options },
     );
 
-  const stopHeartbeat = startHeartbeat(deps.connection, config.REDIS_KEY_PREFIX, deps.log);
+  const heartbeat = startWorkerHeartbeat(config, deps.connection, deps.log);
 
   return {
     /** Lets running jobs finish, then disconnects. */
     close: async () => {
-      stopHeartbeat();
+      // First: the status lists this worker as stopped at once, not after its key expires.
+      await heartbeat.stop();
       await Promise.all(workers.map((worker) => worker.close()));
       await queues.close();
       await email.close();

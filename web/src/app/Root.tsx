@@ -90,6 +90,24 @@ function useContract(signedIn: boolean) {
   return { module: contract, failed, retry: () => setAttempt((value) => value + 1) };
 }
 
+/**
+ * Says why the guard sent a signed-in user away (a team admin typing /admin/dev). One notice at a
+ * time (its id): a double effect, or a second bounce meanwhile, does not stack copies. The
+ * notifications module is only loaded by signed-in pages, so it is imported here on demand.
+ */
+function showRedirectNotice(message: string): void {
+  void import('@mantine/notifications').then(
+    ({ notifications }) =>
+      notifications.show({
+        id: 'route-guard-notice',
+        message,
+        color: 'yellow',
+        autoClose: 15_000,
+      }),
+    (error: unknown) => console.warn(error),
+  );
+}
+
 /** The route guard of SPEC.md §4 around every page, and the layout the page's metadata names. */
 function GuardedOutlet() {
   const { meta, preload } = routeHandle(useMatches());
@@ -122,6 +140,11 @@ function GuardedOutlet() {
   useEffect(() => {
     if (decision.action === 'logout') logout();
   }, [decision.action]);
+
+  const redirectNotice = decision.action === 'redirect' ? decision.notice : undefined;
+  useEffect(() => {
+    if (redirectNotice) showRedirectNotice(redirectNotice);
+  }, [redirectNotice, location.key]);
 
   // A page in a lazy layout downloads alongside the layout, not once the layout has arrived.
   useEffect(() => {

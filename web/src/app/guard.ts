@@ -16,7 +16,8 @@ export type GuardDecision =
   | { action: 'allow' }
   /** The session has expired: log out, then decide again as an anonymous visitor. */
   | { action: 'logout' }
-  | { action: 'redirect'; to: string }
+  /** `notice`: why a signed-in user was sent away, shown to them where they land. */
+  | { action: 'redirect'; to: string; notice?: string }
   /** The coast-guard rule needs the public settings (or the contract), which are still loading. */
   | { action: 'wait' };
 
@@ -30,6 +31,17 @@ export interface GuardInput {
    * public settings). Undefined while GET /api/v1/config, or the contract, is loading.
    */
   isCoastGuardEmail: ((email: string) => boolean) | undefined;
+}
+
+/**
+ * The platform owner's pages (DEV, VERIFICATION, PLATFORM METRICS) say why they sent someone
+ * away: these are links operators paste to each other, and a silent bounce looks like a bug.
+ */
+export const platformOwnerOnlyNotice =
+  "That page is for the platform owner's staff only (the company that runs Locus).";
+
+function refusalNotice(meta: RouteMeta): { notice?: string } {
+  return meta.requires?.includes('platform-owner') ? { notice: platformOwnerOnlyNotice } : {};
 }
 
 function isAuthRoute(pathname: string): boolean {
@@ -67,12 +79,13 @@ export function decide({
 
   const permissions = permissionsOf(user, teams);
   if (meta.access === 'admin' && !meets(permissions, 'admin')) {
-    return { action: 'redirect', to: paths.dashboard };
+    return { action: 'redirect', to: paths.dashboard, ...refusalNotice(meta) };
   }
   if (meta.requires && !meetsAll(permissions, meta.requires)) {
     return {
       action: 'redirect',
       to: pathname.startsWith(`${paths.admin}/`) ? paths.admin : paths.dashboard,
+      ...refusalNotice(meta),
     };
   }
   return { action: 'allow' };

@@ -85,8 +85,12 @@ const AuditPage = lazyPage(
   (module) => module.AuditPage,
 );
 
+const AdminDevPage = lazyPage(
+  () => import('../admin/dev/DevPage'),
+  (module) => module.AdminDevPage,
+);
+
 const comingSoon = () => import('../coming-soon/screens');
-const AdminDevPage = lazyPage(comingSoon, (module) => module.AdminDevPage);
 const AdminMetricsComingSoon = lazyPage(comingSoon, (module) => module.AdminMetricsComingSoon);
 const AdminOverwatchComingSoon = lazyPage(comingSoon, (module) => module.AdminOverwatchComingSoon);
 const AdminPlatformMetricsComingSoon = lazyPage(

@@ -1,5 +1,4 @@
-import { Anchor, List, Stack, Text, Title } from '@mantine/core';
-import { DemoRequestsPanel } from '../admin/DemoRequestsPanel';
+import { Anchor, Text } from '@mantine/core';
 import { usePublicConfig } from '../public-site/public-config';
 import { ComingSoon } from './ComingSoon';
 
@@ -82,44 +81,6 @@ export function AdminPlatformMetricsComingSoon() {
         'Logins and active users over time.',
       ]}
     />
-  );
-}
-
-export function AdminDevPage() {
-  return (
-    <ComingSoon
-      title="Dev"
-      summary="Tools for the people who run Locus."
-      features={[
-        'Inspect background jobs and retry failed ones.',
-        'Check the health of the platform.',
-      ]}
-    >
-      <Stack gap="md">
-        <section aria-labelledby="dev-available-now">
-          <Title order={2} fz="md" mb={6} id="dev-available-now">
-            Available now
-          </Title>
-          <List spacing={4} size="sm">
-            {/* Served by the API, outside this app: a full page load, not a client-side route. */}
-            <List.Item>
-              <Anchor href="/admin/queues">Queue board</Anchor>
-            </List.Item>
-            <List.Item>
-              <Anchor href="/api/docs" target="_blank" rel="noopener noreferrer">
-                API documentation
-              </Anchor>
-            </List.Item>
-            <List.Item>
-              <Anchor href="/api/v1/health" target="_blank" rel="noopener noreferrer">
-                Health
-              </Anchor>
-            </List.Item>
-          </List>
-        </section>
-        <DemoRequestsPanel />
-      </Stack>
-    </ComingSoon>
   );
 }
 

@@ -51,6 +51,17 @@ export interface AuthSessions {
   user_id: string;
 }
 
+export interface Broadcasts {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  ends_at: Timestamp | null;
+  id: Generated<string>;
+  level: string;
+  text: string;
+  withdrawn_at: Timestamp | null;
+  withdrawn_by: string | null;
+}
+
 export interface CallListNumbers {
   call_list_id: string;
   created_at: Generated<Timestamp>;
@@ -328,6 +339,7 @@ export interface WebauthnCredentials {
 export interface DB {
   audit_log: AuditLog;
   auth_sessions: AuthSessions;
+  broadcasts: Broadcasts;
   call_list_numbers: CallListNumbers;
   call_list_users: CallListUsers;
   call_lists: CallLists;

@@ -16,6 +16,7 @@ import * as sessionMfa from './2026-11-25T03-20_session-mfa';
 import * as auditTrail from './2026-11-25T05-00_audit-trail';
 import * as teamPsaps from './2026-11-25T05-20_team-psaps';
 import * as userVerification from './2026-11-25T05-30_user-verification';
+import * as broadcasts from './2026-11-25T09-10_broadcasts';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T05-00_audit-trail': auditTrail,
   '2026-11-25T05-20_team-psaps': teamPsaps,
   '2026-11-25T05-30_user-verification': userVerification,
+  '2026-11-25T09-10_broadcasts': broadcasts,
 };

@@ -4,6 +4,7 @@ import {
   callerClientEvents,
   callerServerEvents,
   closeCodes,
+  consoleServerEvents,
   contract,
   dispatcherClientEvents,
   dispatcherServerEvents,
@@ -32,6 +33,8 @@ Every frame is JSON text: \`{ "event": "<name>", "data": { … } }\`; frames ove
   Session events carry \`seq\`; rejoin with the last \`seq\` you saw to receive what you missed, exactly once and in order, before \`joined\`.
 - **Caller**: \`GET ${realtimePaths.caller}?token=<caller link token>\`.
   Sends: ${list(callerClientEvents)}. Receives: ${list(callerServerEvents)}.
+- **Console**: \`GET ${realtimePaths.console}?ticket=<one-use ticket from GET /api/v1/console/ticket>\`; every signed-in console keeps one.
+  Sends nothing. Receives: ${list(consoleServerEvents)} (every maintenance broadcast showing now, on connect and on every change).
 
 The payload of every event is in the schemas below, named \`<socket>.<send|receive>.<event>\`.
 
@@ -47,6 +50,7 @@ function realtimeSchemas(): Record<string, ReturnType<typeof generateSchema>> {
     'dispatcher.receive': dispatcherServerEvents,
     'caller.send': callerClientEvents,
     'caller.receive': callerServerEvents,
+    'console.receive': consoleServerEvents,
   } satisfies Record<string, Record<string, ZodTypeAny>>;
   return Object.fromEntries(
     Object.entries(sides).flatMap(([side, events]) =>

@@ -1,3 +1,4 @@
+import { deliveryLatencyBucketsMs } from '@locus/contract';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of one API process, served at /metrics. */
@@ -47,6 +48,13 @@ export function createMetrics() {
       name: 'locus_persist_batch_seconds',
       help: 'Time to persist one batch of fixes and events',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+    /** Fed once per fix frame and instance by the fan-out (see `stampAccepted` in frames.ts). */
+    delivery: new Histogram({
+      name: 'locus_delivery_seconds',
+      help: 'From a fix accepted to its frame written to the dispatcher sockets of an instance',
+      buckets: deliveryLatencyBucketsMs.map((ms) => ms / 1000),
       registers: [registry],
     }),
     batchRows: new Counter({

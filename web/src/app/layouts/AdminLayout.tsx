@@ -7,6 +7,7 @@ import { adminMenu, adminSidebar, type SidebarItem } from '../menus';
 import { permissionsOf } from '../permissions';
 import { useSession } from '../session';
 import { MAIN_CONTENT_ID, SkipLink } from '../SkipLink';
+import { BroadcastBanner } from '../broadcasts/BroadcastBanner';
 import { ConsoleHeader } from './ConsoleHeader';
 
 function isActive(item: SidebarItem, pathname: string): boolean {
@@ -84,6 +85,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
         </nav>
       </AppShell.Navbar>
       <AppShell.Main bg={consoleBackground} id={MAIN_CONTENT_ID} tabIndex={-1}>
+        <BroadcastBanner />
         {children}
       </AppShell.Main>
     </AppShell>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
+import { ConsoleSocketConnection } from '../broadcasts/useConsoleSocket';
 import { IdleGuard } from '../idle/IdleGuard';
 import type { LayoutName } from '../route-meta';
 import { useSession } from '../session';
@@ -40,7 +41,11 @@ export function ConsoleLayout({
           <MfaRequiredPage />
         </Suspense>
       ) : (
-        <Layout>{children}</Layout>
+        <>
+          {/* One console socket per tab, kept across layouts: maintenance broadcasts. */}
+          <ConsoleSocketConnection />
+          <Layout>{children}</Layout>
+        </>
       )}
     </>
   );

@@ -5,6 +5,7 @@ import { customLinks, mapMenu } from '../menus';
 import { permissionsOf } from '../permissions';
 import { useSession } from '../session';
 import { MAIN_CONTENT_ID, SkipLink } from '../SkipLink';
+import { BroadcastBanner } from '../broadcasts/BroadcastBanner';
 import { ConsoleHeader } from './ConsoleHeader';
 import { MapHeaderSlotContext } from './map-header-slot';
 import { consoleBackground } from '../../theme';
@@ -36,6 +37,7 @@ export function MapLayout({ children }: { children: ReactNode }) {
           bg={consoleBackground}
           style={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}
         >
+          <BroadcastBanner />
           {children}
         </AppShell.Main>
       </AppShell>

@@ -5,6 +5,7 @@ import { customLinks, trainingMenu } from '../menus';
 import { permissionsOf } from '../permissions';
 import { useSession } from '../session';
 import { MAIN_CONTENT_ID, SkipLink } from '../SkipLink';
+import { BroadcastBanner } from '../broadcasts/BroadcastBanner';
 import { ConsoleHeader } from './ConsoleHeader';
 import { consoleBackground } from '../../theme';
 
@@ -26,6 +27,7 @@ export function TrainingLayout({ children }: { children: ReactNode }) {
         </ConsoleHeader>
       </AppShell.Header>
       <AppShell.Main bg={consoleBackground} id={MAIN_CONTENT_ID} tabIndex={-1}>
+        <BroadcastBanner />
         {children}
       </AppShell.Main>
     </AppShell>

@@ -44,7 +44,13 @@ export interface AuditEntry {
     | 'verification.rejected'
     | 'verification.domain-added'
     | 'verification.domain-removed'
-    | 'password.changed';
+    | 'password.changed'
+    // Issue 22 (operations console): failed jobs acted on.
+    | 'job.retried'
+    | 'job.discarded'
+    // Issue 22: maintenance broadcasts.
+    | 'broadcast.posted'
+    | 'broadcast.withdrawn';
   /** What it was done to: a user id, or an address for a lockout. */
   subject: string;
   detail?: Record<string, string | number | boolean | null | string[]>;

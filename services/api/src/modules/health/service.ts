@@ -1,5 +1,6 @@
-import { workerHeartbeat, type Health } from '@locus/contract';
+import type { Health, Readiness } from '@locus/contract';
 import type { Database } from '@locus/db';
+import { readInstances } from '@locus/heartbeat';
 import type { Redis } from 'ioredis';
 import { pingDatabase } from './repo';
 
@@ -36,9 +37,14 @@ async function workerCheck(
   redisKeyPrefix: string,
 ): Promise<Health['checks']['worker']> {
   try {
-    const beat = await withTimeout(redis.get(workerHeartbeat.key(redisKeyPrefix)));
-    const ago = beat === null ? null : Math.max(0, Date.now() - Number(beat));
-    return { ok: ago !== null && ago <= workerHeartbeat.staleAfterMs, lastHeartbeatMsAgo: ago };
+    // Any worker whose instance heartbeat (`@locus/heartbeat`) has not expired; the freshest beat.
+    const now = Date.now();
+    const ages = (await withTimeout(readInstances(redis, redisKeyPrefix, now)))
+      .filter((each) => each.alive && each.heartbeat.role === 'worker')
+      .map((each) => Math.max(0, now - Date.parse(each.heartbeat.at)));
+    return ages.length === 0
+      ? { ok: false, lastHeartbeatMsAgo: null }
+      : { ok: true, lastHeartbeatMsAgo: Math.min(...ages) };
   } catch {
     return { ok: false, lastHeartbeatMsAgo: null };
   }
@@ -75,5 +81,23 @@ export async function checkHealth(sources: HealthSources): Promise<Health> {
       },
     },
     version: sources.version,
+  };
+}
+
+/**
+ * Kubernetes readiness: only what this instance needs to serve. The worker and the persistence
+ * lag are left out on purpose: taking every API instance out of rotation for a worker outage
+ * would turn a degraded platform into a dead one.
+ */
+export async function checkReadiness(
+  sources: Pick<HealthSources, 'db' | 'redis'>,
+): Promise<Readiness> {
+  const [postgres, redisCheck] = await Promise.all([
+    timed(() => pingDatabase(sources.db)),
+    timed(() => sources.redis.ping()),
+  ]);
+  return {
+    status: postgres.ok && redisCheck.ok ? 'ok' : 'unavailable',
+    checks: { postgres, redis: redisCheck },
   };
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { unstamp } from './frames';
 
 export interface FrameListener {
   /** Called for every frame published to the channel while this instance is subscribed. */
@@ -26,6 +27,8 @@ export class Fanout {
   constructor(
     private readonly subscriber: Redis,
     private readonly readSeq: (frame: Buffer) => number,
+    /** A fix's frame was handed to this instance's sockets, `ms` after it was accepted. */
+    private readonly onDelivered?: (ms: number) => void,
   ) {
     subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
       const name = channel.toString();
@@ -33,8 +36,11 @@ export class Fanout {
       if (control) return control(message.toString());
       const set = this.listeners.get(name);
       if (!set) return;
-      const seq = this.readSeq(message);
-      for (const listener of set) listener.deliver(message, seq);
+      const { acceptedAtMs, frame } = unstamp(message);
+      const seq = this.readSeq(frame);
+      for (const listener of set) listener.deliver(frame, seq);
+      // Once per frame and instance, not per socket: the sends above are synchronous writes.
+      if (acceptedAtMs > 0) this.onDelivered?.(Math.max(0, Date.now() - acceptedAtMs));
     });
     subscriber.on('ready', () => {
       if (this.connectedBefore) void this.resubscribe();

@@ -12,6 +12,7 @@ import {
 import { inScope, parseUserRevoked, revocationMessages } from '../sessions/revocation';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import { CallerConnection } from './caller-connection';
+import type { ConsoleSockets } from './console-sockets';
 import type { RealtimeContext } from './context';
 import { DispatcherConnection } from './dispatcher-connection';
 import { errorFrame } from './frames';
@@ -40,7 +41,11 @@ export class RealtimeHub {
   private readonly bookkeeping = new Set<Promise<void>>();
   private whenEmpty: (() => void) | undefined;
 
-  constructor(private readonly context: RealtimeContext) {
+  constructor(
+    private readonly context: RealtimeContext,
+    /** Every signed-in console's socket (maintenance broadcasts), when this instance has them. */
+    private readonly consoles?: ConsoleSockets,
+  ) {
     this.socketCap = new TokenSocketCap(context);
   }
 
@@ -63,9 +68,13 @@ export class RealtimeHub {
       // A revocation published while this instance's subscription was down never arrived:
       // every open dispatcher socket's token is checked again (one that merely expired while
       // its socket was open keeps it, as it would have without the outage).
-      () => void this.recheckDispatchers(),
+      () => {
+        void this.recheckDispatchers();
+        void this.consoles?.recheckSignIns();
+      },
     );
     await this.socketCap.start();
+    await this.consoles?.start();
   }
 
   /**
@@ -75,6 +84,8 @@ export class RealtimeHub {
   private revokeUserLocally(message: string): void {
     const revoked = parseUserRevoked(message);
     if (!revoked) return;
+    // The consoles of those sign-ins close too (their console sockets, see console-sockets.ts).
+    this.consoles?.revokeUser(revoked);
     for (const connection of this.connections) {
       if (
         connection instanceof DispatcherConnection &&
@@ -111,6 +122,8 @@ export class RealtimeHub {
   readonly handleUpgrade = (request: IncomingMessage, socket: Socket, head: Buffer): void => {
     socket.on('error', () => undefined);
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === realtimePaths.console && this.consoles)
+      return this.consoles.handleUpgrade(request, socket, head);
     const kind = kindByPath[url.pathname];
     if (!kind) return refuse(socket, 404, 'Not Found');
     if (this.closing) return refuse(socket, 503, 'Service Unavailable');
@@ -233,6 +246,7 @@ export class RealtimeHub {
    */
   async close(handshakeMs = 2_000, deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    const consolesClosed = this.consoles?.close(handshakeMs, deadlineMs);
     for (const connection of this.connections) {
       connection.close(closeCodes.goingAway, 'server-restarting');
     }
@@ -253,6 +267,7 @@ export class RealtimeHub {
     });
     clearTimeout(cutOff);
     clearTimeout(giveUp);
+    await consolesClosed;
     await Promise.all([...this.bookkeeping]);
   }
 }

@@ -1,6 +1,6 @@
 import type { SessionEventName } from '@locus/contract';
 import type { Redis } from 'ioredis';
-import { framePieces } from './frames';
+import { framePieces, stampAccepted } from './frames';
 
 /**
  * Assigns the next sequence number of a session, appends the frame to the session's capped
@@ -16,7 +16,8 @@ import { framePieces } from './frames';
  * of a caller and capture second the page or a text already delivered is a duplicate too
  * (returns 0). Returns -1 when the session's counter is not in Redis (expired, or Redis lost its
  * data): the caller must seed it from Postgres and retry, so a sequence number is never handed
- * out twice.
+ * out twice. With a stamp (ARGV[13], a fix's), the published copy is the stamp and the frame;
+ * every instance's fan-out cuts the stamp off before a dispatcher gets the frame.
  */
 const PUBLISH_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
@@ -43,7 +44,8 @@ if ARGV[4] ~= '' then
 end
 local frame = ARGV[2] .. seq .. ARGV[3]
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], seq .. '-0', 'f', frame)
-redis.call('PUBLISH', ARGV[1], frame)
+if ARGV[13] ~= '' then redis.call('PUBLISH', ARGV[1], ARGV[13] .. frame)
+else redis.call('PUBLISH', ARGV[1], frame) end
 redis.call('EXPIRE', KEYS[1], ARGV[7])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 return seq
@@ -98,6 +100,7 @@ type SequencedRedis = Redis & {
     textedCheckAlso: string,
     dedupeMode: '' | 'exact',
     recentStamps: number,
+    acceptedStamp: string,
   ): Promise<number>;
   locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
   locusClaimSocket(
@@ -251,6 +254,9 @@ export class Sequencer {
       textMarks?.check?.[1] ?? '',
       dedupe?.exact ? 'exact' : '',
       RECENT_STAMPS_PER_KEY,
+      // A fix's published copy is stamped with when it was accepted, for the delivery latency
+      // (`stampAccepted` in frames.ts); the stream's copy, which replays read, is not.
+      event === 'new-location-available' ? stampAccepted(Date.now()) : '',
     );
   }
 

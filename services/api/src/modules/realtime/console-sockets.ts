@@ -1,0 +1,192 @@
+import { closeCodes, type Broadcast } from '@locus/contract';
+import type { Database } from '@locus/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { ConsoleTickets } from '../broadcasts/console-tickets';
+import { currentBroadcasts, liveSignIns } from '../broadcasts/repo';
+import { inScope, revocationMessages, type UserRevoked } from '../sessions/revocation';
+import type { Metrics } from '../../platform/metrics';
+import { ConsoleConnection } from './console-connection';
+import type { Fanout } from './fanout';
+import { errorFrame, frame } from './frames';
+
+export interface ConsoleSocketsDeps {
+  db: Database;
+  log: FastifyBaseLogger;
+  metrics: Metrics;
+  fanout: Fanout;
+  tickets: ConsoleTickets;
+  /** The control channel on which any instance says that the current broadcasts changed. */
+  broadcastsChannel: string;
+}
+
+/** A read of the current broadcasts; a later `generation` was started later, so it is as new. */
+interface Snapshot {
+  generation: number;
+  list: Broadcast[];
+}
+
+/**
+ * This instance's console sockets (`realtimePaths.console`): every signed-in console keeps one,
+ * opened with a one-use ticket (`POST /api/v1/console/ticket`). On connect each gets the current
+ * broadcasts; when any instance announces a change on the broadcasts channel, this one reads them
+ * again from Postgres and sends them to all its consoles. A console whose sign-in ends (sign-out,
+ * idle expiry, password change: `control:users-revoked`, through the hub) is closed with 4401.
+ */
+export class ConsoleSockets {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    // A console sends nothing; anything bigger than a stray ping is not ours.
+    maxPayload: 1024,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  private readonly connections = new Set<ConsoleConnection>();
+  /** The newest generation each socket was sent, so an older read never follows a newer one. */
+  private readonly sentGeneration = new WeakMap<ConsoleConnection, number>();
+  private generation = 0;
+  /** The latest read started: what a new console is greeted with. */
+  private latest: Promise<Snapshot> | undefined;
+  private closing = false;
+  private whenEmpty: (() => void) | undefined;
+
+  constructor(private readonly deps: ConsoleSocketsDeps) {}
+
+  /** Listens for changes; a change missed while the subscription was down is caught by a re-read. */
+  async start(): Promise<void> {
+    await this.deps.fanout.control(
+      this.deps.broadcastsChannel,
+      () => this.refresh(),
+      () => this.refresh(),
+    );
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  private read(): Promise<Snapshot> {
+    const generation = ++this.generation;
+    const reading = currentBroadcasts(this.deps.db).then((list) => ({ generation, list }));
+    this.latest = reading;
+    // A failed read is not kept: the next console or change reads again.
+    reading.catch(() => {
+      if (this.latest === reading) this.latest = undefined;
+    });
+    return reading;
+  }
+
+  /** The broadcasts changed (here or on another instance): every console gets the new list. */
+  private refresh(): void {
+    this.read().then(
+      (snapshot) => {
+        for (const connection of this.connections) this.send(connection, snapshot);
+      },
+      (error: unknown) =>
+        this.deps.log.error({ err: error }, 'could not read the current broadcasts'),
+    );
+  }
+
+  private send(connection: ConsoleConnection, snapshot: Snapshot): void {
+    if ((this.sentGeneration.get(connection) ?? 0) >= snapshot.generation) return;
+    this.sentGeneration.set(connection, snapshot.generation);
+    // A kept snapshot may hold a broadcast whose end time has passed since.
+    const now = Date.now();
+    const current = snapshot.list.filter(
+      (broadcast) => broadcast.endsAt === null || Date.parse(broadcast.endsAt) > now,
+    );
+    connection.send(frame('broadcasts', { current }));
+  }
+
+  private async greet(connection: ConsoleConnection): Promise<void> {
+    try {
+      this.send(connection, await (this.latest ?? this.read()));
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'could not read the current broadcasts');
+    }
+  }
+
+  readonly handleUpgrade = (request: IncomingMessage, socket: Socket, head: Buffer): void => {
+    if (this.closing) return refuse(socket, 503, 'Service Unavailable');
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    this.deps.tickets.redeem(url.searchParams.get('ticket')).then(
+      (grant) => {
+        if (this.closing) return refuse(socket, 503, 'Service Unavailable');
+        this.wss.handleUpgrade(request, socket, head, (ws) => {
+          if (!grant) {
+            // Accept, then explain, as the hub does for tokens: a browser cannot read the
+            // status of a refused upgrade.
+            this.deps.metrics.framesRejected.inc({ reason: 'invalid-token' });
+            ws.send(
+              errorFrame('invalid-token', 'This ticket is unknown, expired or already used.'),
+            );
+            ws.close(closeCodes.invalidToken, 'invalid-token');
+            return;
+          }
+          const connection = new ConsoleConnection(ws, grant, this.deps.metrics);
+          this.connections.add(connection);
+          ws.once('close', () => {
+            this.connections.delete(connection);
+            if (this.connections.size === 0) this.whenEmpty?.();
+          });
+          void this.greet(connection);
+          // The sign-in may have ended between the ticket and now, announced before this socket
+          // was listed: ask once more.
+          void this.recheckSignIns([connection]);
+        });
+      },
+      (error: unknown) => {
+        this.deps.log.error({ err: error }, 'console ticket lookup failed');
+        refuse(socket, 503, 'Service Unavailable');
+      },
+    );
+  };
+
+  /** A `control:users-revoked` message (read by the hub): close that user's consoles in scope. */
+  revokeUser(revoked: UserRevoked): void {
+    for (const connection of this.connections) {
+      if (connection.userId === revoked.userId && inScope(revoked.scope, connection.authSessionId))
+        connection.revoke(revocationMessages[revoked.reason]);
+    }
+  }
+
+  /** Closes the consoles whose sign-in no longer works (after a revocation may have been missed). */
+  async recheckSignIns(connections = [...this.connections]): Promise<void> {
+    if (connections.length === 0) return;
+    try {
+      const live = await liveSignIns(this.deps.db, [
+        ...new Set(connections.map((connection) => connection.authSessionId)),
+      ]);
+      for (const connection of connections) {
+        if (!live.has(connection.authSessionId)) connection.revoke();
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'could not re-check the sign-ins of console sockets');
+    }
+  }
+
+  /** Shutdown: every console is told to go elsewhere (1001) and reconnects to another instance. */
+  async close(handshakeMs = 2_000, deadlineMs = 10_000): Promise<void> {
+    this.closing = true;
+    for (const connection of this.connections) {
+      connection.close(closeCodes.goingAway, 'server-restarting');
+    }
+    const cutOff = setTimeout(() => {
+      for (const connection of this.connections) connection.terminate();
+    }, handshakeMs);
+    let giveUp: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.whenEmpty = resolve;
+      if (this.connections.size === 0) resolve();
+      giveUp = setTimeout(resolve, deadlineMs);
+    });
+    clearTimeout(cutOff);
+    clearTimeout(giveUp);
+  }
+}
+
+function refuse(socket: Socket, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
