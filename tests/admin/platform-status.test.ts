@@ -221,8 +221,10 @@ describe('platform status', () => {
     );
     expect(Date.now() - stoppedAt).toBeLessThanOrEqual(instanceHeartbeat.expireMs);
     const worker = answer.instances.find((instance) => instance.id === workerId)!;
+    // It said goodbye: stopped on purpose, and red because no other worker carries its work.
     expect(worker).toMatchObject({ alive: false, level: 'red' });
-    expect(worker.notes.join(' ')).toMatch(/Stopped beating/);
+    expect(worker.stoppedAt).not.toBeNull();
+    expect(worker.notes.join(' ')).toMatch(/Stopped cleanly .* no other worker process is alive/);
     expect(answer.workers).toMatchObject({ alive: 0, level: 'red' });
     expect(answer.workers.notes.join(' ')).toMatch(/No worker is alive/);
     expect(answer.level).toBe('red');
@@ -270,7 +272,8 @@ describe('platform status', () => {
         instanceHeartbeat.expireMs + 2_000,
       );
       const dead = answer.instances.find((one) => one.id === worker!.id)!;
-      expect(dead).toMatchObject({ alive: false, level: 'red' });
+      expect(dead).toMatchObject({ alive: false, level: 'red', stoppedAt: null });
+      expect(dead.notes.join(' ')).toMatch(/Stopped beating/);
       // Its key was written at most one beat interval before the kill, and expires after that.
       expect(Date.now() - killedAt).toBeLessThanOrEqual(instanceHeartbeat.expireMs + 1_000);
       expect(answer.workers).toMatchObject({ alive: 0, level: 'red' });

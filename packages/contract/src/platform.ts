@@ -100,12 +100,16 @@ export function worstLevel(levels: readonly StatusLevel[]): StatusLevel {
 /**
  * Every API instance and worker beats every `intervalMs` into its own Redis key, which expires
  * after `expireMs`: a process that dies stops being alive by itself, with nothing configured.
- * One that has stopped beating is still listed (red) for `forgetAfterMs`, then forgotten.
+ * One that has stopped beating is still listed (red) for `forgetAfterMs`, then forgotten. One
+ * that stopped cleanly (SIGTERM: a deploy, a scale-down) says so as it goes: it is listed amber
+ * while another process of its role is alive (red when none is), for `forgetStoppedAfterMs`, so
+ * that a rolling deploy does not keep the screen red for ten minutes.
  */
 export const instanceHeartbeat = {
   intervalMs: 5_000,
   expireMs: 15_000,
   forgetAfterMs: 10 * 60_000,
+  forgetStoppedAfterMs: 2 * 60_000,
 } as const;
 
 /**
@@ -129,6 +133,8 @@ export const InstanceHeartbeat = z.object({
   startedAt: z.string().datetime(),
   /** When this beat was written. */
   at: z.string().datetime(),
+  /** Written by a process that stopped cleanly, as its last beat. */
+  stoppedAt: z.string().datetime().optional(),
   /** p99 of the event-loop delay over the interval since the previous beat. */
   eventLoopLagMs: z.number(),
   memoryRssBytes: z.number(),
@@ -172,6 +178,8 @@ export const InstanceStatus = z.object({
   lastHeartbeatAt: z.string().datetime(),
   /** Its heartbeat key still exists (it beat within `instanceHeartbeat.expireMs`). */
   alive: z.boolean(),
+  /** When it stopped cleanly (shut down on purpose); null while alive or after a crash. */
+  stoppedAt: z.string().datetime().nullable(),
   eventLoopLagMs: z.number(),
   memoryRssBytes: z.number(),
   heapUsedBytes: z.number(),

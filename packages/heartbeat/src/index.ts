@@ -33,7 +33,10 @@ export interface HeartbeatOptions {
 }
 
 export interface RunningHeartbeat {
-  /** Stops beating and deletes the alive key at once: the process is listed as stopped. */
+  /**
+   * Stops beating, deletes the alive key at once and records the clean stop: the process is
+   * listed as stopped on purpose.
+   */
   stop(): Promise<void>;
 }
 
@@ -44,6 +47,8 @@ export function startInstanceHeartbeat(options: HeartbeatOptions): RunningHeartb
   const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   delay.enable();
   let stopped = false;
+  /** The last beat written, rewritten with `stoppedAt` when the process stops cleanly. */
+  let last: InstanceHeartbeat | undefined;
 
   const beat = async () => {
     // The p99 of this interval only: reset after each reading.
@@ -64,6 +69,7 @@ export function startInstanceHeartbeat(options: HeartbeatOptions): RunningHeartb
       ...(options.figures ? await options.figures() : {}),
     };
     if (stopped) return;
+    last = payload;
     const json = JSON.stringify(payload);
     await redis
       .multi()
@@ -94,10 +100,17 @@ export function startInstanceHeartbeat(options: HeartbeatOptions): RunningHeartb
       // A beat in flight must not write the key again after it was deleted. Bounded: a
       // shutdown must not hang on a Redis that does not answer (the key then expires by itself).
       await settled(running, STOP_WAIT_MS);
+      const goodbye = redis.multi().del(heartbeatKeys.alive(redisKeyPrefix, id));
+      if (last) {
+        const stoppedAt = new Date().toISOString();
+        goodbye.hset(
+          heartbeatKeys.lastSeen(redisKeyPrefix),
+          id,
+          JSON.stringify({ ...last, at: stoppedAt, stoppedAt }),
+        );
+      }
       await settled(
-        redis
-          .del(heartbeatKeys.alive(redisKeyPrefix, id))
-          .catch((error: unknown) => options.onError?.(error)),
+        goodbye.exec().catch((error: unknown) => options.onError?.(error)),
         STOP_WAIT_MS,
       );
     },
@@ -126,7 +139,8 @@ export interface SeenInstance {
 }
 
 /**
- * Every process that beat within `forgetAfterMs`, alive or not; forgets (deletes) the older ones
+ * Every process that beat within `forgetAfterMs` (`forgetStoppedAfterMs` for one that stopped
+ * cleanly), alive or not; forgets (deletes) the older ones
  * and any entry that does not parse (written by another version).
  */
 export async function readInstances(
@@ -140,7 +154,10 @@ export async function readInstances(
   const forget: string[] = [];
   for (const [id, json] of Object.entries(entries)) {
     const parsed = parseHeartbeat(json);
-    if (parsed && now - Date.parse(parsed.at) <= instanceHeartbeat.forgetAfterMs) kept.push(parsed);
+    const forgetAfterMs = parsed?.stoppedAt
+      ? instanceHeartbeat.forgetStoppedAfterMs
+      : instanceHeartbeat.forgetAfterMs;
+    if (parsed && now - Date.parse(parsed.at) <= forgetAfterMs) kept.push(parsed);
     else forget.push(id);
   }
   if (forget.length > 0) await redis.hdel(lastSeenKey, ...forget);

@@ -25,15 +25,26 @@ async function timed<T>(task: () => Promise<T>): Promise<{ value: T; ms: number 
   return { value, ms: round(performance.now() - started, 2) };
 }
 
+/**
+ * `othersOfRoleAlive`: whether another process of its role is alive. A process that stopped on
+ * purpose is amber while others carry its work (a rolling deploy), red when none does.
+ */
 export function instanceStatus(
   seen: SeenInstance,
   t: StatusThresholds,
   now: number,
+  othersOfRoleAlive: boolean,
 ): InstanceStatus {
   const { heartbeat } = seen;
   const age = Math.max(0, now - Date.parse(heartbeat.at));
   const standing = new Standing();
-  if (!seen.alive)
+  if (!seen.alive && heartbeat.stoppedAt)
+    standing.add(
+      othersOfRoleAlive ? 'amber' : 'red',
+      `Stopped cleanly ${formatMs(age)} ago (shut down on purpose)` +
+        (othersOfRoleAlive ? '.' : `, and no other ${heartbeat.role} process is alive.`),
+    );
+  else if (!seen.alive)
     standing.add(
       'red',
       `Stopped beating ${formatMs(age)} ago: the process has stopped or cannot reach Redis.`,
@@ -60,6 +71,7 @@ export function instanceStatus(
     startedAt: heartbeat.startedAt,
     lastHeartbeatAt: heartbeat.at,
     alive: seen.alive,
+    stoppedAt: seen.alive ? null : (heartbeat.stoppedAt ?? null),
     eventLoopLagMs: heartbeat.eventLoopLagMs,
     memoryRssBytes: heartbeat.memoryRssBytes,
     heapUsedBytes: heartbeat.heapUsedBytes,

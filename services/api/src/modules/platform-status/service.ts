@@ -49,7 +49,16 @@ export async function platformStatus(sources: StatusSources): Promise<PlatformSt
     withTimeout(readHistory(redis, redisKeyPrefix, now)).catch(() => []),
   ]);
   const instanceCards = instances
-    .map((each) => instanceStatus(each, t, now))
+    .map((each) =>
+      instanceStatus(
+        each,
+        t,
+        now,
+        instances.some(
+          (other) => other !== each && other.alive && other.heartbeat.role === each.heartbeat.role,
+        ),
+      ),
+    )
     // API instances first, then workers; the longest running first.
     .sort((a, b) => a.role.localeCompare(b.role) || a.startedAt.localeCompare(b.startedAt));
   const workers = workersStatus(seen);
