@@ -47,6 +47,13 @@ async function main(command: string | undefined, args: string[]): Promise<void> 
     case 'build:web':
       await buildWebIfStale(true);
       break;
+    case 'alert-rules': {
+      // The API's own configuration (STATUS_THRESHOLDS over the defaults), as it would start.
+      const { printAlertRules } =
+        await import('../../services/api/src/modules/platform-status/print-alert-rules');
+      printAlertRules();
+      break;
+    }
     case 'db:types':
       await regenerateDbTypes(join(dataRoot, 'db-types'));
       break;
@@ -71,7 +78,7 @@ async function main(command: string | undefined, args: string[]): Promise<void> 
     }
     default:
       console.error(
-        `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, build:web, lint, format, typecheck`,
+        `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, build:web, alert-rules, lint, format, typecheck`,
       );
       process.exit(2);
   }

@@ -261,15 +261,21 @@ export const LookupStatus = z.object({
   ...Standing,
 });
 
-/** One point of the last hour's sparklines (one every `statusSampleIntervalMs`). */
+/**
+ * One point of the last hour's sparklines (one every `statusSampleIntervalMs`). A figure whose
+ * source did not answer (Postgres down, say) is null: the line has a gap, the other lines go on.
+ */
 export const StatusSample = z.object({
   at: z.string().datetime(),
-  fixesPerSecond: z.number(),
+  fixesPerSecond: z.number().nullable(),
   deliveryP99Ms: z.number().nullable(),
   /** Jobs waiting or delayed in every queue. */
-  queueDepth: z.number().int(),
-  /** Texts that failed since the previous sample. */
-  smsFailures: z.number().int(),
+  queueDepth: z.number().int().nullable(),
+  /**
+   * Outbound texts of the last hour that have failed, at the sample's time: a carrier reports a
+   * failure seconds to minutes after the text was written, so it shows when it is reported.
+   */
+  smsFailures: z.number().int().nullable(),
 });
 export type StatusSample = z.infer<typeof StatusSample>;
 export const statusSampleIntervalMs = 10_000;

@@ -120,6 +120,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     sequencer: new Sequencer(publisher, keys, {
       streamMaxLen: config.REPLAY_STREAM_MAX_LEN,
       ttlSeconds: config.SESSION_REDIS_TTL_SECONDS,
+      stampDeliveries: config.DELIVERY_LATENCY_STAMP === 'on',
     }),
   };
   const consoleTickets = new ConsoleTickets(redis, config.REDIS_KEY_PREFIX);

@@ -46,7 +46,7 @@ const TrustProxy = z
  * JSON object, e.g. `{"queueWaiting":{"amber":50,"red":500}}`: a key overridden keeps what it
  * does not set (its direction), an unknown key is refused.
  */
-const StatusThresholdsJson = z
+export const StatusThresholdsJson = z
   .string()
   .transform((text, context) => {
     let parsed: unknown;
@@ -101,6 +101,9 @@ export const ApiConfig = z.object({
   FIX_BATCH_MAX_DELAY_MS: int(100),
   /** Events per session kept in Redis for fast replay; older ones are replayed from Postgres. */
   REPLAY_STREAM_MAX_LEN: int(5000),
+  // Stamps each published fix with its accept time, for the delivery latency. Off while an API
+  // instance older than this setting still runs (it would pass the stamp on to its dispatchers).
+  DELIVERY_LATENCY_STAMP: z.enum(['on', 'off']).default('on'),
   /** Session keys in Redis expire this long after the session's last event. */
   SESSION_REDIS_TTL_SECONDS: int(7 * 24 * 3600),
   /** Above this many unsent bytes, a dispatcher socket gets only the latest event per caller. */

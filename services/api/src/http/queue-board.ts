@@ -8,7 +8,7 @@ import type { ApiError } from './errors';
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
 /**
- * The BullMQ board, always mounted. A browser opens it as a plain page, so it cannot send the
+ * The BullMQ board, always mounted, read-only. A browser opens it as a plain page, so it cannot send the
  * bearer token: `authorize` checks the session cookie that sign-in sets for this path, on
  * every request (pages, assets and the board's own API). Refusals are sent from the hook
  * itself: the board's plugin has its own error handler, which would turn them into 500s.
@@ -26,7 +26,11 @@ export async function registerQueueBoard(
       }
     });
     const serverAdapter = new FastifyAdapter();
-    createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue)), serverAdapter });
+    // Read-only: retrying or discarding a job is done from /admin/dev, where it is audited.
+    createBullBoard({
+      queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })),
+      serverAdapter,
+    });
     serverAdapter.setBasePath(QUEUE_BOARD_PATH);
     await scope.register(serverAdapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
   });

@@ -122,7 +122,14 @@ function InstanceCard({ instance, now }: { instance: InstanceStatus; now: string
     >
       <FigureList
         figures={[
-          ['State', instance.alive ? 'Alive' : 'Not answering: its heartbeat has expired'],
+          [
+            'State',
+            instance.alive
+              ? 'Alive'
+              : instance.stoppedAt
+                ? 'Stopped on purpose (shut down cleanly)'
+                : 'Not answering: its heartbeat has expired',
+          ],
           ['Version', instance.version],
           ['Up for', formatDuration(msBetween(instance.startedAt, now))],
           ['Last heartbeat', `${formatDuration(heartbeatAge)} ago`],

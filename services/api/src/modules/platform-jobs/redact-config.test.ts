@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiConfig, parseConfig } from '../../config';
 import { REDACTED, isSecretName, redactConfig, redactUrlCredentials } from './redact-config';
+import { scrubReason } from './service';
 
 /** Every secret below; none may appear anywhere in what the console is sent. */
 const secrets = [
@@ -154,5 +155,15 @@ describe('redactUrlCredentials', () => {
       expect(isSecretName(name), name).toBe(true);
     for (const name of ['PORT', 'LOG_LEVEL', 'REDIS_KEY_PREFIX'])
       expect(isSecretName(name), name).toBe(false);
+  });
+});
+
+describe("a failed job's reason, as the console shows it", () => {
+  it('hides a connection string password, an e-mail address and a phone number', () => {
+    const reason = scrubReason(
+      'connect ECONNREFUSED postgres://locus:hunter2@db:5432/locus while texting +12025550143 for ana@example.org',
+    );
+    expect(reason).not.toMatch(/hunter2|12025550143|ana@example\.org/);
+    expect(reason).toContain('postgres://locus:');
   });
 });

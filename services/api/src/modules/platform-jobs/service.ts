@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors';
 import type { Queues } from '../../platform/queues';
 import { recordAudit } from '../audit/repo';
 import type { Principal } from '../auth/guard';
+import { redactUrlCredentials } from './redact-config';
 
 /**
  * The operations console's failed jobs (issue 22): list, Retry, Discard. Callers have passed
@@ -28,11 +29,12 @@ function queueNamed(queues: Queues, name: string): Queue {
 
 /**
  * Job payloads hold ids only by design, but an error message may quote a provider's answer
- * with a phone number or an e-mail address in it: those are replaced before anything is shown.
+ * with a phone number or an e-mail address in it, or a connection string with its password (a
+ * driver's error): those are replaced before anything is shown or audited.
  */
 export function scrubReason(reason: string): string {
-  return reason
-    .replace(/[^\s@"'<>()[\]]+@[^\s@"'<>()[\]]+\.[a-z]{2,}/gi, '[email]')
+  return redactUrlCredentials(reason)
+    .text.replace(/[^\s@"'<>()[\]]+@[^\s@"'<>()[\]]+\.[a-z]{2,}/gi, '[email]')
     .replace(/\+\d{7,15}\b/g, '[phone]');
 }
 

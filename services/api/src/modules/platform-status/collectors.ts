@@ -182,11 +182,27 @@ export async function redisStatus(redis: Redis, t: StatusThresholds): Promise<Ca
     };
   }
   standing.check(roundTrip, t.redisRoundTripMs, () => `A PING takes ${formatMs(roundTrip)}.`);
-  const [memory, clients] = await Promise.all([
-    withTimeout(redis.info('memory')),
-    withTimeout(redis.info('clients')),
-  ]);
-  const info = new Map([...infoFields(memory), ...infoFields(clients)]);
+  let info: Map<string, string>;
+  try {
+    const [memory, clients] = await Promise.all([
+      withTimeout(redis.info('memory')),
+      withTimeout(redis.info('clients')),
+    ]);
+    info = new Map([...infoFields(memory), ...infoFields(clients)]);
+  } catch (error) {
+    // It answered PING but not INFO (a slow or restricted Redis): this card says so, the
+    // others still show.
+    standing.add('red', `Redis did not answer INFO: ${errorText(error)}.`);
+    return {
+      reachable: true,
+      roundTripMs: roundTrip,
+      usedMemoryBytes: null,
+      maxMemoryBytes: null,
+      connectedClients: null,
+      evictionPolicy: null,
+      ...standing.result(),
+    };
+  }
   const used = info.has('used_memory') ? Number(info.get('used_memory')) : null;
   const max = Number(info.get('maxmemory') ?? 0) || null;
   const policy = await evictionPolicy(redis, info);

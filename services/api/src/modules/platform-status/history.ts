@@ -4,7 +4,7 @@ import { readInstances } from '@locus/heartbeat';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { queueDepth, realtimeFigures } from './collectors';
-import { textFailuresSince } from './repo';
+import { textFailuresOfLastHour } from './repo';
 
 /** One hour of samples. */
 const KEEP = Math.round(3_600_000 / statusSampleIntervalMs);
@@ -44,19 +44,20 @@ export function startHistory(sources: HistorySources): () => void {
       'NX',
     );
     if (taken !== 'OK') return;
-    const [instances, depth, smsFailures] = await Promise.all([
+    // Each source on its own: during an incident (Postgres down) the other lines go on, and the
+    // slot this instance locked is not lost.
+    const [instances, depth, smsFailures] = await Promise.allSettled([
       readInstances(redis, redisKeyPrefix, now),
       queueDepth(sources.queues),
-      // Texts written during the interval that have failed by now.
-      textFailuresSince(sources.db, statusSampleIntervalMs),
+      textFailuresOfLastHour(sources.db),
     ]);
-    const realtime = realtimeFigures(instances);
+    const realtime = instances.status === 'fulfilled' ? realtimeFigures(instances.value) : null;
     const point: StatusSample = {
       at: new Date(now).toISOString(),
-      fixesPerSecond: realtime.fixesPerSecond,
-      deliveryP99Ms: realtime.deliveryP99Ms,
-      queueDepth: depth,
-      smsFailures,
+      fixesPerSecond: realtime?.fixesPerSecond ?? null,
+      deliveryP99Ms: realtime?.deliveryP99Ms ?? null,
+      queueDepth: depth.status === 'fulfilled' ? depth.value : null,
+      smsFailures: smsFailures.status === 'fulfilled' ? smsFailures.value : null,
     };
     const key = historyKeys.samples(redisKeyPrefix);
     await redis.multi().rpush(key, JSON.stringify(point)).ltrim(key, -KEEP, -1).exec();

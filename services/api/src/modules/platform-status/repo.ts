@@ -60,12 +60,16 @@ export async function textsOfLastHour(db: Database): Promise<DeliveryCounts[]> {
   return rows;
 }
 
-/** Outbound texts written in the last `ms` that have failed, for the history's sparkline. */
-export async function textFailuresSince(db: Database, ms: number): Promise<number> {
+/**
+ * Outbound texts of the last hour that have failed by now, for the history's sparkline. Not "written
+ * during the interval": a carrier's failure report comes seconds to minutes after the text, and
+ * `sms_messages` records no time of failure.
+ */
+export async function textFailuresOfLastHour(db: Database): Promise<number> {
   const { rows } = await sql<{ failed: number }>`
     select count(*)::int as failed from sms_messages
     where direction = 'outbound' and status in ('failed', 'undelivered')
-      and created_at > now() - make_interval(secs => ${ms / 1000})
+      and created_at > now() - interval '1 hour'
   `.execute(db);
   return rows[0]!.failed;
 }

@@ -189,7 +189,12 @@ export class Sequencer {
   constructor(
     redis: Redis,
     readonly keys: SessionKeys,
-    private readonly options: { streamMaxLen: number; ttlSeconds: number },
+    private readonly options: {
+      streamMaxLen: number;
+      ttlSeconds: number;
+      /** Stamp published fixes with their accept time (`DELIVERY_LATENCY_STAMP`); default on. */
+      stampDeliveries?: boolean;
+    },
   ) {
     redis.defineCommand('locusPublish', { numberOfKeys: 5, lua: PUBLISH_SCRIPT });
     redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
@@ -256,7 +261,9 @@ export class Sequencer {
       RECENT_STAMPS_PER_KEY,
       // A fix's published copy is stamped with when it was accepted, for the delivery latency
       // (`stampAccepted` in frames.ts); the stream's copy, which replays read, is not.
-      event === 'new-location-available' ? stampAccepted(Date.now()) : '',
+      event === 'new-location-available' && this.options.stampDeliveries !== false
+        ? stampAccepted(Date.now())
+        : '',
     );
   }
 
