@@ -1,7 +1,11 @@
 import { broadcastLimits, closeCodes, realtimePaths, type Broadcast } from '@locus/contract';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 import { startApi, type TestApi } from '../support/api';
+import { startPrivateRedis } from '../support/private-redis';
 import { TestSocket, type ReceivedFrame } from '../support/sockets';
 
 // Issue 22, maintenance broadcasts: the platform owner posts on instance A; a console whose
@@ -258,6 +262,102 @@ describe('maintenance broadcasts', { timeout: 30_000 }, () => {
     expect(staying.closeCode).toBeUndefined();
     expect((await withdraw(posted.body.id)).status).toBe(204);
     await staying.close();
+  });
+
+  it('keeps re-reading after a failed read, so a withdrawn warning does not stay up', async () => {
+    // Instance C connects to Postgres as its own role, so that its reads alone can be made to
+    // fail (real Postgres refusing them), while instance A withdraws as usual.
+    const db = stack.database.db;
+    const role = `locus_c_${randomBytes(4).toString('hex')}`;
+    await sql.raw(`create role ${role} login password '${role}'`).execute(db);
+    await sql
+      .raw(
+        `grant usage on schema public to ${role};
+         grant all on all tables in schema public to ${role};
+         grant all on all sequences in schema public to ${role};`,
+      )
+      .execute(db);
+    const url = new URL(stack.database.url);
+    url.username = role;
+    url.password = role;
+    const apiC = await startApi({ databaseUrl: url.toString(), redisPrefix: stack.redisPrefix });
+    try {
+      const consoleSocket = await openConsole(apiC, dispatcherToken);
+      const seen = consoleSocket.countOf('broadcasts');
+      const posted = await post({ level: 'warning', text: 'Withdrawn during an outage.' });
+      expect(posted.status).toBe(201);
+      await broadcastsWithin(consoleSocket, seen, (list) =>
+        list.some((broadcast) => broadcast.id === posted.body.id),
+      );
+
+      // C can no longer read the broadcasts: its re-read after the withdrawal fails.
+      await sql.raw(`revoke select on broadcasts from ${role}`).execute(db);
+      const { rows } = await sql<{ now: Date }>`select clock_timestamp() as now`.execute(db);
+      const revokedAt = rows[0]!.now;
+      const before = consoleSocket.countOf('broadcasts');
+      expect((await withdraw(posted.body.id)).status).toBe(204);
+      // Wait until C has tried (and so failed) to read them since the revocation.
+      await expect
+        .poll(
+          async () => {
+            const { rows: tried } = await sql<{ count: string }>`
+              select count(*) as count from pg_stat_activity
+              where usename = ${role} and query like '%from "broadcasts"%'
+                and query_start > ${revokedAt}`.execute(db);
+            return Number(tried[0]!.count);
+          },
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBeGreaterThan(0);
+      expect(consoleSocket.countOf('broadcasts')).toBe(before);
+
+      // Postgres is back for C: a retry (every 2 s) brings the list without the warning.
+      await sql.raw(`grant select on broadcasts to ${role}`).execute(db);
+      const gone = await broadcastsWithin(
+        consoleSocket,
+        before,
+        (list) => !list.some((broadcast) => broadcast.id === posted.body.id),
+        5_000,
+      );
+      expect(gone.map((broadcast) => broadcast.id)).not.toContain(posted.body.id);
+      await consoleSocket.close();
+    } finally {
+      await apiC.close();
+      await sql.raw(`drop owned by ${role}; drop role ${role}`).execute(db);
+    }
+  });
+
+  it('answers 201 and 204 when the change cannot be announced: stored once, no second post', async () => {
+    // Instance D on a Redis of its own that refuses PUBLISH (an ACL, on a private server so
+    // that no other test file is disturbed): the announcement fails after the commit.
+    const redisServer = await startPrivateRedis();
+    const apiD = await startApi({
+      databaseUrl: stack.database.url,
+      redisPrefix: stack.redisPrefix,
+      env: { REDIS_URL: redisServer.url },
+    });
+    const admin = new Redis(redisServer.url);
+    try {
+      const token = await signIn(apiD, owner);
+      await admin.call('ACL', 'SETUSER', 'default', '-publish');
+      const text = 'Posted while the announcement fails.';
+      const posted = await call<Broadcast>(apiD, 'POST', '/api/v1/platform/broadcasts', {
+        token,
+        body: { level: 'warning', text },
+      });
+      expect(posted.status).toBe(201);
+      expect(posted.body).toMatchObject({ level: 'warning', text });
+      const stored = await current(stack.api, dispatcherToken);
+      expect(stored.filter((broadcast) => broadcast.text === text)).toHaveLength(1);
+      expect((await withdraw(posted.body.id, token, apiD)).status).toBe(204);
+      expect((await current(stack.api, dispatcherToken)).map((b) => b.id)).not.toContain(
+        posted.body.id,
+      );
+    } finally {
+      admin.disconnect();
+      await apiD.close();
+      await redisServer.stop();
+    }
   });
 
   it('closes console sockets with 1001 when the instance shuts down', async () => {

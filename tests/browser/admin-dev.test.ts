@@ -10,6 +10,7 @@ import {
   newPage,
   signInWithForm,
   startAuthEnvironment,
+  waitForEmail,
   type AuthEnvironment,
 } from './auth-support';
 
@@ -191,6 +192,24 @@ describe('the operations console', { timeout: 240_000 }, () => {
     await row(vanishing).waitFor({ state: 'detached' });
     await settled(page);
     await expectAccessible(page, 'a retry refused (409)');
+
+    // Demo mode: the newest texts and e-mails that did not leave, on the screen (a password
+    // reset asked for a dispatcher is written to the outbox by the worker).
+    await fetch(`${env.api.url}/api/v1/auth/forgot-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'dispatcher2@demo-county.test' }),
+    });
+    const reset = await waitForEmail(env.api.url, 'dispatcher2@demo-county.test', /./);
+    await page
+      .getByRole('button', { name: 'The dev outbox: texts and e-mails that did not leave' })
+      .click();
+    const outbox = page.getByRole('region', {
+      name: 'The dev outbox: texts and e-mails that did not leave',
+    });
+    await outbox.getByRole('cell', { name: reset.subject }).first().waitFor();
+    await settled(page);
+    await expectAccessible(page, 'dev outbox open');
 
     // The configuration, collapsed until asked for, secrets redacted.
     await page.getByRole('button', { name: 'Configuration of this API instance' }).click();

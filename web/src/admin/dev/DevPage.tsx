@@ -15,6 +15,7 @@ import { useId, type ReactNode } from 'react';
 import { DemoRequestsPanel } from '../DemoRequestsPanel';
 import { BroadcastsPanel } from './BroadcastsPanel';
 import { ConfigPanel } from './ConfigPanel';
+import { DevOutboxPanel } from './DevOutboxPanel';
 import { FailedJobsPanel } from './FailedJobsPanel';
 import { HistoryPanel } from './HistoryPanel';
 import { failureMessage, STATUS_REFRESH_MS, usePlatformStatus } from './queries';
@@ -45,7 +46,7 @@ function DevOutboxBanner() {
     >
       <Text size="sm">
         Texts and e-mails go to the dev outbox and do not leave: no caller or user receives them.
-        Read them at{' '}
+        The newest are in the outbox section below; all of them at{' '}
         <Anchor
           href="/api/v1/dev/outbox/sms"
           target="_blank"
@@ -147,6 +148,7 @@ export function AdminDevPage() {
         <Panel>
           <BroadcastsPanel />
         </Panel>
+        {data?.devOutbox && <DevOutboxPanel />}
         <ConfigPanel />
         <Panel>
           <Tools />

@@ -27,14 +27,22 @@ export function parseBroadcastsFrame(text: string): Broadcast[] | null {
 /**
  * The console socket (`realtimePaths.console`), one per signed-in tab: it asks the API for a
  * one-use ticket (the bearer token stays out of the URL), opens, and hands every `broadcasts`
- * frame to `onBroadcasts`. When it drops it tries again with back-off (1, 2, 5, 10, 30 s, and at
- * once when the browser comes back online), each time with a fresh ticket. It stops for good
- * when the API refuses the session (a 401 for the ticket: the app signs out) or on `stop()`.
+ * frame to `onBroadcasts`. When it drops it tries again with back-off (1, 2, 5, 10, 30 s, each
+ * with ±50 % jitter, and at once when the browser comes back online), each time with a fresh
+ * ticket. It stops for good when the API refuses the session (a 401 for the ticket: the app
+ * signs out) or on `stop()`.
  */
 export class ConsoleSocket {
   private ws: WebSocket | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Gives up on a socket that does not open in time; cleared whenever that socket is dropped. */
+  private connectTimer: ReturnType<typeof setTimeout> | undefined;
   private attempt = 0;
+  /**
+   * Counts `connect()` calls: two can overlap (an `online` event while a ticket is on its way),
+   * and a ticket or socket that belongs to an older one is thrown away, never kept or retried.
+   */
+  private connection = 0;
   private stopped = false;
 
   constructor(private readonly onBroadcasts: (current: Broadcast[]) => void) {}
@@ -59,6 +67,8 @@ export class ConsoleSocket {
   };
 
   private drop(): void {
+    clearTimeout(this.connectTimer);
+    this.connectTimer = undefined;
     const ws = this.ws;
     this.ws = null;
     if (!ws) return;
@@ -68,31 +78,40 @@ export class ConsoleSocket {
 
   private retryLater(): void {
     if (this.stopped) return;
-    const delay = RECONNECT_DELAYS_MS[Math.min(this.attempt, RECONNECT_DELAYS_MS.length - 1)]!;
+    const base = RECONNECT_DELAYS_MS[Math.min(this.attempt, RECONNECT_DELAYS_MS.length - 1)]!;
+    // Jitter (×0.5 to ×1.5): after an instance restarts, its consoles do not all come back at
+    // the same instant.
+    const delay = base * (0.5 + Math.random());
     this.attempt += 1;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.connect(), delay);
   }
 
   private async connect(): Promise<void> {
+    const connection = ++this.connection;
     this.drop();
     let ticket: string;
     try {
       ticket = expect(await api.broadcasts.consoleTicket(), 200).ticket;
     } catch (error) {
+      // A newer connect() is under way: it decides what happens next.
+      if (connection !== this.connection) return;
       // Signed out: the API client has already taken the app to sign in again.
       if (error instanceof ApiError && error.status === 401) return;
       return this.retryLater();
     }
-    if (this.stopped) return;
+    // Stopped, or overtaken by a newer connect() while the ticket was on its way: this ticket
+    // is left unused (it expires by itself), so no second socket is opened.
+    if (this.stopped || connection !== this.connection) return;
     const ws = new WebSocket(socketUrl(ticket));
     this.ws = ws;
-    const connectTimer = setTimeout(() => {
+    this.connectTimer = setTimeout(() => {
       this.drop();
       this.retryLater();
     }, CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
-      clearTimeout(connectTimer);
+      clearTimeout(this.connectTimer);
+      this.connectTimer = undefined;
       this.attempt = 0;
     };
     ws.onmessage = (message) => {
@@ -101,8 +120,9 @@ export class ConsoleSocket {
       if (current) this.onBroadcasts(current);
     };
     ws.onclose = () => {
-      clearTimeout(connectTimer);
       if (this.ws !== ws) return;
+      clearTimeout(this.connectTimer);
+      this.connectTimer = undefined;
       this.ws = null;
       this.retryLater();
     };

@@ -13,7 +13,7 @@ import { postBroadcast, withdrawCurrentBroadcast } from './service';
  */
 export function broadcastRoutes(
   app: FastifyInstance,
-  deps: Pick<AppDeps, 'db' | 'redis' | 'config'> & { consoleTickets: ConsoleTickets },
+  deps: Pick<AppDeps, 'db' | 'redis' | 'config' | 'log'> & { consoleTickets: ConsoleTickets },
 ): void {
   registerContract(app, broadcastsContract, {
     post: async ({ body }, { request }) => ({

@@ -1,5 +1,6 @@
 import type { Broadcast, PostBroadcast } from '@locus/contract';
 import type { Database } from '@locus/db';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../../http/errors';
 import { recordAudit } from '../audit/repo';
@@ -11,14 +12,25 @@ export interface BroadcastDeps {
   db: Database;
   redis: Redis;
   config: { REDIS_KEY_PREFIX: string };
+  log: FastifyBaseLogger;
 }
 
 /**
  * Tells every instance that the current broadcasts changed; each reads them again and sends
  * them to its console sockets. Published after the commit, so every reader sees the change.
+ *
+ * Not awaited, and a failure is only logged: the broadcast is already stored, so answering an
+ * error (or hanging while Redis is away: the client queues commands until it reconnects) would
+ * make the operator post it again and show two banners. Nothing is lost meanwhile: each instance
+ * re-reads the broadcasts when its subscription comes back, and every console is sent the
+ * current list when its socket (re)connects (and reads /broadcasts/current when it loads).
  */
-async function announce(deps: BroadcastDeps, id: string): Promise<void> {
-  await deps.redis.publish(broadcastsChannel(deps.config.REDIS_KEY_PREFIX), id);
+function announce(deps: BroadcastDeps, id: string): void {
+  deps.redis
+    .publish(broadcastsChannel(deps.config.REDIS_KEY_PREFIX), id)
+    .catch((error: unknown) =>
+      deps.log.error({ err: error, broadcastId: id }, 'could not announce a broadcast change'),
+    );
 }
 
 /** Posts a broadcast (the caller is a platform admin) and pushes it to every console. */
@@ -44,7 +56,7 @@ export async function postBroadcast(
     });
     return inserted;
   });
-  await announce(deps, id);
+  announce(deps, id);
   const posted = (await currentBroadcasts(deps.db)).find((broadcast) => broadcast.id === id);
   // Only an end time that passed in the last instant could hide it; answer what was stored.
   return (
@@ -84,5 +96,5 @@ export async function withdrawCurrentBroadcast(
       'not-found',
       'No such broadcast is showing: it is unknown, already withdrawn or has ended.',
     );
-  await announce(deps, id);
+  announce(deps, id);
 }

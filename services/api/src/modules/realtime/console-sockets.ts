@@ -22,6 +22,9 @@ export interface ConsoleSocketsDeps {
   broadcastsChannel: string;
 }
 
+/** How long after a failed re-read of the broadcasts the next one is tried. */
+export const refreshRetryMs = 2_000;
+
 /** A read of the current broadcasts; a later `generation` was started later, so it is as new. */
 interface Snapshot {
   generation: number;
@@ -49,6 +52,10 @@ export class ConsoleSockets {
   private generation = 0;
   /** The latest read started: what a new console is greeted with. */
   private latest: Promise<Snapshot> | undefined;
+  /** The generation of the latest refresh: only its failure is retried (a newer one supersedes). */
+  private refreshGeneration = 0;
+  /** Set while a failed refresh waits to be tried again. */
+  private retryTimer: NodeJS.Timeout | undefined;
   private closing = false;
   private whenEmpty: (() => void) | undefined;
 
@@ -78,14 +85,34 @@ export class ConsoleSockets {
     return reading;
   }
 
-  /** The broadcasts changed (here or on another instance): every console gets the new list. */
+  /**
+   * The broadcasts changed (here or on another instance): every console gets the new list. A
+   * failed read is retried every `refreshRetryMs` until one succeeds, or a withdrawn warning
+   * would stay up on every open console; each retry is a new read (a later generation), so
+   * `send` still never lets an older list follow a newer one.
+   */
   private refresh(): void {
-    this.read().then(
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (this.closing) return;
+    const reading = this.read();
+    const generation = (this.refreshGeneration = this.generation);
+    reading.then(
       (snapshot) => {
         for (const connection of this.connections) this.send(connection, snapshot);
       },
-      (error: unknown) =>
-        this.deps.log.error({ err: error }, 'could not read the current broadcasts'),
+      (error: unknown) => {
+        this.deps.log.error(
+          { err: error },
+          'could not read the current broadcasts; trying again shortly',
+        );
+        // A refresh started since then stands for this one (and retries itself if it fails).
+        if (this.closing || generation !== this.refreshGeneration) return;
+        clearTimeout(this.retryTimer);
+        this.retryTimer = setTimeout(() => this.refresh(), refreshRetryMs);
+        // A pending retry must not keep the process alive.
+        this.retryTimer.unref();
+      },
     );
   }
 
@@ -170,6 +197,8 @@ export class ConsoleSockets {
   /** Shutdown: every console is told to go elsewhere (1001) and reconnects to another instance. */
   async close(handshakeMs = 2_000, deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     for (const connection of this.connections) {
       connection.close(closeCodes.goingAway, 'server-restarting');
     }
