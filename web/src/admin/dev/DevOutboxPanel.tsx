@@ -29,6 +29,48 @@ function useDevOutbox(enabled: boolean) {
 
 const when = (iso: string) => new Date(iso).toLocaleTimeString();
 
+function OutboxTable(props: {
+  title: string;
+  empty: string;
+  columns: readonly string[];
+  rows: readonly (readonly string[])[];
+}) {
+  return (
+    <>
+      <Title order={3} size="h5">
+        {props.title}
+      </Title>
+      {props.rows.length === 0 ? (
+        <Text size="sm">{props.empty}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={0}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                {props.columns.map((column) => (
+                  <Table.Th key={column}>{column}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {props.rows.map((cells, index) => (
+                // Newest first and never reordered while shown: the index is a stable key.
+                <Table.Tr key={index}>
+                  {cells.map((cell, column) => (
+                    <Table.Td key={column} style={{ overflowWrap: 'anywhere' }}>
+                      {cell}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </>
+  );
+}
+
 export function DevOutboxPanel() {
   const [opened, setOpened] = useState<string | null>(null);
   const outbox = useDevOutbox(opened === SECTION);
@@ -58,60 +100,22 @@ export function DevOutboxPanel() {
             )}
             {outbox.data && (
               <>
-                <Title order={3} size="h5">
-                  Texts, newest first
-                </Title>
-                {outbox.data.sms.length === 0 ? (
-                  <Text size="sm">No text written yet.</Text>
-                ) : (
-                  <Table.ScrollContainer minWidth={0}>
-                    <Table>
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>At</Table.Th>
-                          <Table.Th>To</Table.Th>
-                          <Table.Th>Text</Table.Th>
-                        </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {outbox.data.sms.map((text) => (
-                          <Table.Tr key={`${text.createdAt}-${text.to}-${text.body.length}`}>
-                            <Table.Td>{when(text.createdAt)}</Table.Td>
-                            <Table.Td>{text.to}</Table.Td>
-                            <Table.Td style={{ overflowWrap: 'anywhere' }}>{text.body}</Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
-                )}
-                <Title order={3} size="h5">
-                  E-mails, newest first
-                </Title>
-                {outbox.data.email.length === 0 ? (
-                  <Text size="sm">No e-mail written yet.</Text>
-                ) : (
-                  <Table.ScrollContainer minWidth={0}>
-                    <Table>
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>At</Table.Th>
-                          <Table.Th>To</Table.Th>
-                          <Table.Th>Subject</Table.Th>
-                        </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {outbox.data.email.map((mail) => (
-                          <Table.Tr key={`${mail.createdAt}-${mail.to}-${mail.subject}`}>
-                            <Table.Td>{when(mail.createdAt)}</Table.Td>
-                            <Table.Td style={{ overflowWrap: 'anywhere' }}>{mail.to}</Table.Td>
-                            <Table.Td style={{ overflowWrap: 'anywhere' }}>{mail.subject}</Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
-                )}
+                <OutboxTable
+                  title="Texts, newest first"
+                  empty="No text written yet."
+                  columns={['At', 'To', 'Text']}
+                  rows={outbox.data.sms.map((text) => [when(text.createdAt), text.to, text.body])}
+                />
+                <OutboxTable
+                  title="E-mails, newest first"
+                  empty="No e-mail written yet."
+                  columns={['At', 'To', 'Subject']}
+                  rows={outbox.data.email.map((mail) => [
+                    when(mail.createdAt),
+                    mail.to,
+                    mail.subject,
+                  ])}
+                />
               </>
             )}
           </Stack>
