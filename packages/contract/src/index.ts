@@ -23,3 +23,5 @@ export * from './users-admin';
 export * from './team-members';
 export * from './platform';
 export * from './broadcasts';
+export * from './case-transfer';
+export * from './chat';

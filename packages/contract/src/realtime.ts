@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { CurrentBroadcasts } from './broadcasts';
+import { CaseTransfer } from './case-transfer';
+import {
+  CallerChatFrame,
+  CallerChatJoinFrame,
+  ChatAck,
+  ChatTranslation,
+  ChatTranslationStatus,
+  chatMessageFields,
+  DispatcherChatFrame,
+} from './chat';
 import { ErrorBody } from './errors';
 import { CallerFix, Location } from './location';
 import { realtimeLimits } from './socket-constants';
@@ -118,6 +128,25 @@ export const sessionEvents = {
     /** ISO 8601, by the server's clock. */
     reportedAt: z.string().datetime(),
   }),
+  /**
+   * The case moved, or was offered to move, to another dispatcher (see case-transfer.ts).
+   * `callerId` is the session's first caller. On `accepted`, the first dispatcher's sockets
+   * close with `closeCodes.transferred` right after this event; the colleague's replay holds it.
+   */
+  'case-transfer': CaseTransfer.extend({ seq, sessionId, callerId }),
+  /** The dispatcher opened the chat (`chat-initiated`): every caller's page shows it. Sent once. */
+  'chat-opened': z.object({ seq, sessionId, callerId }),
+  /** A chat message between the dispatcher and the caller `callerId` (see chat.ts). */
+  'chat-message': z.object({ seq, sessionId, callerId, ...chatMessageFields }),
+  /** The translation of a message announced `pending`: translated, or `not-translated`. */
+  'chat-translation': z.object({
+    seq,
+    sessionId,
+    callerId,
+    messageId: z.string().uuid(),
+    translation: ChatTranslation.nullable(),
+    translationStatus: ChatTranslationStatus,
+  }),
 } as const;
 export type SessionEventName = keyof typeof sessionEvents;
 export type SessionEventData<E extends SessionEventName> = z.infer<(typeof sessionEvents)[E]>;
@@ -132,6 +161,8 @@ export const dispatcherClientEvents = {
       lastSeq: z.number().int().min(0).optional(),
     })
     .strict(),
+  /** A chat message to one caller of the joined session (after `chat-initiated`); answered `chat-ack`. */
+  chat: DispatcherChatFrame,
 } as const;
 
 /** server → dispatcher */
@@ -144,6 +175,7 @@ export const dispatcherServerEvents = {
     /** How many missed events were replayed before going live. */
     replayed: z.number().int().min(0),
   }),
+  'chat-ack': ChatAck,
   error: ErrorBody,
 } as const;
 
@@ -179,6 +211,10 @@ export const callerClientEvents = {
       permission: LocationPermission.nullable(),
     })
     .strict(),
+  /** A chat message to the dispatcher; answered `chat-ack`. Works whether or not the caller shares. */
+  chat: CallerChatFrame,
+  /** Replay this caller's chat events after `lastSeq`, then send them live. */
+  'chat-join': CallerChatJoinFrame,
 } as const;
 
 /** server → caller */
@@ -196,6 +232,14 @@ export const callerServerEvents = {
     reason: z.string().max(200).optional(),
   }),
   'session-ended': z.object({}),
+  /**
+   * Chat events of this caller only (never another caller's of the same session), with the
+   * session's `seq`: after `chat-join`, the ones after its `lastSeq`, then live, exactly once.
+   */
+  'chat-opened': sessionEvents['chat-opened'],
+  'chat-message': sessionEvents['chat-message'],
+  'chat-translation': sessionEvents['chat-translation'],
+  'chat-ack': ChatAck,
   error: ErrorBody,
 } as const;
 
@@ -208,6 +252,12 @@ export const callerServerEvents = {
  */
 export const consoleServerEvents = {
   broadcasts: CurrentBroadcasts,
+  /**
+   * A case transfer offered to this user, or one they offered or were offered that changed
+   * (accepted, denied, cancelled, expired): the prompt appears and goes within a second,
+   * wherever the user is in the app.
+   */
+  'case-transfer': CaseTransfer,
   error: ErrorBody,
 } as const;
 

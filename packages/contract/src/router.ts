@@ -21,6 +21,8 @@ import { verificationContract } from './verification';
 import { auditContract } from './audit';
 import { platformJobsContract, platformStatusContract } from './platform';
 import { broadcastsContract } from './broadcasts';
+import { caseTransferContract } from './case-transfer';
+import { chatContract } from './chat';
 import { ErrorBody } from './errors';
 
 const c = initContract();
@@ -112,6 +114,8 @@ export const contract = c.router(
     devOutbox: devOutboxContract,
     publicConfig: publicConfigContract,
     tracking: trackingContract,
+    caseTransfer: caseTransferContract,
+    chat: chatContract,
     callLists: callListsContract,
     verification: verificationContract,
     audit: auditContract,

@@ -34,6 +34,8 @@ export const closeCodes = {
   superseded: 4409,
   notFound: 4404,
   sessionEnded: 4410,
+  /** The case was transferred to a colleague (see case-transfer.ts): this dispatcher's view is read-only. */
+  transferred: 4412,
   protocolError: 4400,
 } as const;
 

@@ -82,6 +82,38 @@ export interface CallListUsers {
   user_id: string;
 }
 
+export interface CaseTransfers {
+  decided_at: Timestamp | null;
+  expires_at: Timestamp;
+  from_user_id: string;
+  id: Generated<string>;
+  join_token_hash: Buffer | null;
+  machine_snapshot: Json;
+  offered_at: Generated<Timestamp>;
+  session_id: string;
+  status: string;
+  team_id: string;
+  to_user_id: string;
+}
+
+export interface ChatMessages {
+  body: string;
+  caller_id: string;
+  client_id: string | null;
+  id: Generated<string>;
+  language: string;
+  quick_reply: string | null;
+  sender: string;
+  sender_name: string | null;
+  sender_user_id: string | null;
+  sent_at: Generated<Timestamp>;
+  seq: number;
+  session_id: string;
+  translation_language: string | null;
+  translation_status: string;
+  translation_text: string | null;
+}
+
 export interface ClearedEmailDomains {
   created_at: Generated<Timestamp>;
   domain: string;
@@ -277,11 +309,14 @@ export interface Teams {
   permission_levels: Generated<string[]>;
   require_mfa: Generated<boolean>;
   team_name: string;
+  time_zone: Generated<string>;
 }
 
 export interface TrackingSessions {
+  chat_initiated_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   created_by: string | null;
+  dispatcher_id: string | null;
   ended_at: Timestamp | null;
   id: Generated<string>;
   last_active_at: Generated<Timestamp>;
@@ -343,6 +378,8 @@ export interface DB {
   call_list_numbers: CallListNumbers;
   call_list_users: CallListUsers;
   call_lists: CallLists;
+  case_transfers: CaseTransfers;
+  chat_messages: ChatMessages;
   cleared_email_domains: ClearedEmailDomains;
   connection_tokens: ConnectionTokens;
   demo_requests: DemoRequests;
