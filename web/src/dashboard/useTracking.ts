@@ -54,7 +54,7 @@ async function markWalkthroughSeen(): Promise<void> {
 }
 
 /** A socket frame as the machine's `LIVE.*` event. */
-function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEvent {
+function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEvent | null {
   switch (frame.event) {
     case 'new-location-available': {
       const { seq: _seq, sessionId: _sessionId, callerId, ...location } = frame.data;
@@ -92,6 +92,11 @@ function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEven
       };
     case 'text-location-requested':
       return { type: 'LIVE.TEXT_LOCATION_REQUESTED', callerId: frame.data.callerId };
+    case 'case-transfer':
+    case 'chat-opened':
+    case 'chat-message':
+    case 'chat-translation':
+      return null;
   }
 }
 
@@ -280,7 +285,8 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
       let smsReceived = false;
       for (const { frame, fromHistory } of batch) {
         const phoneNumber = actor.getSnapshot().context.phoneNumber ?? '';
-        actor.send(toTrackingEvent(frame, phoneNumber));
+        const event = toTrackingEvent(frame, phoneNumber);
+        if (event) actor.send(event);
         if (frame.event === 'sms-received' && !fromHistory) smsReceived = true;
       }
       if (smsReceived) onSmsReceivedRef.current();
