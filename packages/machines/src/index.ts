@@ -1,3 +1,4 @@
+export * from './case-transfer/index';
 export * from './authentication/index';
 export * from './dispatcher-socket/machine';
 export * from './dispatcher-socket/events';
