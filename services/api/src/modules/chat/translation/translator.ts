@@ -1,4 +1,4 @@
-import type { SmsLanguageCode } from '@locus/contract/caller';
+import type { SmsLanguage as SmsLanguageCode } from '@locus/contract/caller';
 
 /**
  * What a translation engine answers for one message. `not-translated` is an honest "no": the
