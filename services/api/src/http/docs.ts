@@ -34,7 +34,7 @@ Every frame is JSON text: \`{ "event": "<name>", "data": { … } }\`; frames ove
 - **Caller**: \`GET ${realtimePaths.caller}?token=<caller link token>\`.
   Sends: ${list(callerClientEvents)}. Receives: ${list(callerServerEvents)}.
 - **Console**: \`GET ${realtimePaths.console}?ticket=<one-use ticket from GET /api/v1/console/ticket>\`; every signed-in console keeps one.
-  Sends nothing. Receives: ${list(consoleServerEvents)} (every maintenance broadcast showing now, on connect and on every change).
+  Sends nothing. Receives: ${list(consoleServerEvents)} (every maintenance broadcast showing now, on connect and on every change; every case transfer offered to or by the user, on every change).
 
 The payload of every event is in the schemas below, named \`<socket>.<send|receive>.<event>\`.
 
