@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { freePort } from './free-port';
 import { startEmbeddedPostgres, type RunningService } from './postgres';
 import { startRedis } from './redis';
+import { ensureApertium } from './system-packages';
 
 export interface LocalServices {
   databaseUrl: string;
@@ -23,6 +24,9 @@ export async function localServices(options: {
 }): Promise<LocalServices> {
   const started: RunningService[] = [];
   const useExternal = options.useExternal ?? true;
+  // The chat's default, offline translation engine: like redis-server, installed when missing
+  // (as root) or explained; the product starts either way.
+  if ((process.env.TRANSLATION_PROVIDER ?? 'apertium') === 'apertium') ensureApertium();
   try {
     let databaseUrl = useExternal ? process.env.DATABASE_URL : undefined;
     if (!databaseUrl) {

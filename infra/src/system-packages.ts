@@ -44,3 +44,49 @@ export function ensureDebianBinary(
 export const ensureRedisServer = (): string => ensureDebianBinary('redis-server', 'redis-server');
 export const ensureChromium = (): string =>
   ensureDebianBinary('chromium', 'chromium', ['/usr/bin/chromium']);
+
+/** Debian's packages of the offline chat translation (Apertium with the pairs Locus uses). */
+const apertiumPackages = ['apertium', 'apertium-eng-spa', 'apertium-fr-es'];
+/** A mode file of each pair package: how to tell that the pair is there without running it. */
+const apertiumModes: Record<string, string> = {
+  'apertium-eng-spa': '/usr/share/apertium/modes/eng-spa.mode',
+  'apertium-fr-es': '/usr/share/apertium/modes/fr-es.mode',
+};
+let apertiumChecked = false;
+
+/**
+ * The chat's offline translation engine (issue 12): installs Apertium and its English–Spanish
+ * and French–Spanish pairs when something is missing and we are root (a fresh CI machine);
+ * otherwise says what to install and goes on. Never stops the product: without Apertium every
+ * chat message is shown as written, marked "not translated".
+ */
+export function ensureApertium(): void {
+  if (apertiumChecked) return;
+  apertiumChecked = true;
+  const missing = (): string[] =>
+    apertiumPackages.filter((name) =>
+      name === 'apertium' ? !which('apertium') : !existsSync(apertiumModes[name] ?? ''),
+    );
+  const before = missing();
+  if (before.length === 0) return;
+  const advice =
+    `Chat translation needs Debian's ${before.join(' ')} ` +
+    `(sudo apt-get install -y ${apertiumPackages.join(' ')}); until then chat messages are ` +
+    `shown untranslated, or set TRANSLATION_PROVIDER to libretranslate or deepl.`;
+  if (process.getuid?.() !== 0) {
+    console.warn(`[locus] ${advice}`);
+    return;
+  }
+  console.log(`[locus] installing Debian's ${before.join(' ')} …`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    aptUpdated = true;
+  }
+  spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...apertiumPackages], {
+    stdio: 'inherit',
+    env,
+  });
+  const after = missing();
+  if (after.length > 0) console.warn(`[locus] could not install ${after.join(' ')}. ${advice}`);
+}

@@ -6,7 +6,7 @@ import { checks } from './cli-checks';
 import { localServices } from './local-services';
 import { bin, dataRoot, repoRoot } from './paths';
 import { run } from './processes';
-import { ensureChromium, ensureRedisServer } from './system-packages';
+import { ensureApertium, ensureChromium, ensureRedisServer } from './system-packages';
 import { buildWebIfStale } from './web-build';
 
 export const TEMPLATE_DATABASE = 'locus_template';
@@ -41,6 +41,7 @@ function slowestFiles(summary: VitestSummary, count = 10): string[] {
  */
 export async function runTests(vitestArgs: string[]): Promise<number> {
   ensureRedisServer();
+  ensureApertium(); // the chat's offline translation, which its tests run for real
   const chromium = ensureChromium();
   const failures: string[] = [];
   const quick = vitestArgs.length > 0; // `npm test -- <filter>` runs just those tests

@@ -54,6 +54,12 @@ export const auditActions = [
   'job.discarded',
   'broadcast.posted',
   'broadcast.withdrawn',
+  // Issue 12: a case offered to a colleague, and what became of the offer.
+  'case-transfer.offered',
+  'case-transfer.accepted',
+  'case-transfer.denied',
+  'case-transfer.cancelled',
+  'case-transfer.expired',
 ] as const;
 export const AuditAction = z.enum(auditActions);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -25,3 +25,4 @@ export * from './platform';
 export * from './broadcasts';
 export * from './case-transfer';
 export * from './chat';
+export * from './chat-transcript';

@@ -1,4 +1,5 @@
 export * from './case-transfer/index';
+export * from './session-lifecycle/index';
 export * from './authentication/index';
 export * from './dispatcher-socket/machine';
 export * from './dispatcher-socket/events';
@@ -32,6 +33,7 @@ export {
   selectIsAddingNumbers,
   selectCallerNumbers,
   selectCallerRows,
+  selectLifecycleState as selectTrackingLifecycleState,
   callerProgress,
   type CallerProgress,
 } from './tracking/selectors';

@@ -49,6 +49,12 @@ import { loggerOptions } from './platform/logger';
 import { createMetrics, type Metrics } from './platform/metrics';
 import { createQueues, type Queues } from './platform/queues';
 import { locationRoutes } from './modules/location/routes';
+import { chatRoutes } from './modules/chat/routes';
+import { ChatService } from './modules/chat/service';
+import { createTranslator } from './modules/chat/translation';
+import { ConsoleUsers } from './modules/case-transfer/console-users';
+import { caseTransferRoutes } from './modules/case-transfer/routes';
+import { startExpirySweeper } from './modules/case-transfer/service';
 import { twilioWebhookRoutes } from './modules/sms/routes';
 import type { RealtimeContext } from './modules/realtime/context';
 
@@ -123,7 +129,15 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       stampDeliveries: config.DELIVERY_LATENCY_STAMP === 'on',
     }),
   };
+  // Chat with the caller: its messages travel over both sockets (see modules/chat).
+  const chat = new ChatService(
+    realtime,
+    createTranslator(config, (message) => app.log.warn(message)),
+  );
+  realtime.chat = chat;
   const consoleTickets = new ConsoleTickets(redis, config.REDIS_KEY_PREFIX);
+  // Case transfers: who has a console open (any instance), and a frame for one user's consoles.
+  const consoleUsers = new ConsoleUsers(redis, config.REDIS_KEY_PREFIX, instanceId);
   const consoles = new ConsoleSockets({
     db,
     log: app.log,
@@ -131,6 +145,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     fanout: realtime.fanout,
     tickets: consoleTickets,
     broadcastsChannel: broadcastsChannel(config.REDIS_KEY_PREFIX),
+    users: consoleUsers,
   });
   const hub = new RealtimeHub(realtime, consoles);
   await hub.start();
@@ -190,6 +205,10 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   demoRequestRoutes(app, deps);
   publicConfigRoutes(app, config);
   locationRoutes(app, { ...deps, realtime, hub });
+  chatRoutes(app, chat);
+  caseTransferRoutes(app, { ...deps, realtime, consoleUsers });
+  // Offers whose time is up expire within a second, on whichever instance sees them first.
+  const stopExpirySweeper = startExpirySweeper({ ...deps, realtime, consoleUsers });
   callListRoutes(app, deps);
   verificationRoutes(app, deps);
   auditRoutes(app, deps);
@@ -221,6 +240,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
 
   app.addHook('preClose', async () => {
     app.server.off('upgrade', hub.handleUpgrade);
+    await stopExpirySweeper();
     await hub.close(2_000, config.SHUTDOWN_TIMEOUT_MS);
   });
   app.addHook('onClose', async () => {
@@ -229,7 +249,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     await Promise.all([subscriber.quit(), publisher.quit(), redis.quit()]);
     await db.destroy();
   });
-  app.decorate('locus', { instanceId, hub, writer, metrics, redis, keys, queues });
+  app.decorate('locus', { instanceId, hub, writer, metrics, redis, keys, queues, chat });
   return app;
 }
 
@@ -247,6 +267,8 @@ export interface LocusInternals {
   redis: Redis;
   keys: SessionKeys;
   queues: Queues;
+  /** Chat with the caller; tests swap its `translator` for a fake engine. */
+  chat: ChatService;
 }
 
 declare module 'fastify' {

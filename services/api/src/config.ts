@@ -233,6 +233,27 @@ export const ApiConfig = z.object({
   SMS_RATE_LIMIT_WINDOW_SECONDS: int(600),
   /** A caller link not opened within this many seconds expires. */
   CALLER_LINK_OPEN_WITHIN_SECONDS: int(2 * 3600),
+  /**
+   * How long a case-transfer offer stands before it expires and the case stays (the contract's
+   * `caseTransferOfferTtlMs`, 60 s; browser tests use a short one).
+   */
+  CASE_TRANSFER_OFFER_TTL_MS: int(60_000),
+
+  // --- Chat translation (issue 12)
+  /**
+   * The engine that translates chat messages: `apertium` (offline, Debian's packages; the
+   * default), a `libretranslate`-compatible server, `deepl`, or `none` (every message is shown
+   * as written, marked "not translated").
+   */
+  TRANSLATION_PROVIDER: z.enum(['apertium', 'libretranslate', 'deepl', 'none']).default('apertium'),
+  /** The LibreTranslate-compatible server's base URL; required with TRANSLATION_PROVIDER=libretranslate. */
+  LIBRETRANSLATE_URL: optionalUrl,
+  /** Sent as `api_key` to a LibreTranslate server that asks for one. */
+  LIBRETRANSLATE_API_KEY: z.string().optional(),
+  /** DeepL's API: api-free.deepl.com for a free key, api.deepl.com for a paid one. */
+  DEEPL_API_URL: z.string().url().default('https://api-free.deepl.com'),
+  /** DeepL's authentication key; required with TRANSLATION_PROVIDER=deepl. */
+  DEEPL_API_KEY: z.string().optional(),
 
   // --- The dispatcher map
   /** A Leaflet tile URL template; a path on this server (e.g. the blank `/map-tiles/blank.png`) works offline. */
@@ -285,6 +306,10 @@ function crossChecks(config: ApiConfig): string[] {
       problems.push('  TWILIO_AUTH_TOKEN: required with SMS_PROVIDER=twilio');
     if (!config.PUBLIC_URL) problems.push('  PUBLIC_URL: required with SMS_PROVIDER=twilio');
   }
+  if (config.TRANSLATION_PROVIDER === 'libretranslate' && !config.LIBRETRANSLATE_URL)
+    problems.push('  LIBRETRANSLATE_URL: required with TRANSLATION_PROVIDER=libretranslate');
+  if (config.TRANSLATION_PROVIDER === 'deepl' && !config.DEEPL_API_KEY)
+    problems.push('  DEEPL_API_KEY: required with TRANSLATION_PROVIDER=deepl');
   return problems;
 }
 

@@ -2,6 +2,8 @@
 import type { CallerPageTexts, CallerTexts } from '@locus/contract/caller';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAnnouncement } from './announcer';
+import { CallerChat, type ChatState } from './caller-chat';
+import { ChatPanel } from './ChatPanel';
 import type { TextBack } from './caller-link';
 import { CallerHeading } from './CallerHeading';
 import type { FixQueue } from './fix-queue';
@@ -12,20 +14,38 @@ import { ShareRequestView } from './ShareRequestView';
 import { SharingView } from './SharingView';
 import { StoppedView } from './StoppedView';
 
-/** The caller's sharing for one link, resumed when the page opens and stopped when it goes away. */
+/**
+ * The caller's sharing for one link, resumed when the page opens and stopped when it goes away,
+ * and the chat with the dispatcher, which rides on the same socket.
+ */
 function useLocationSharing(token: string, queue: FixQueue) {
   const [sharing] = useState(() => new LocationSharing(token, queue));
+  const [chat] = useState(() => new CallerChat(token, sharing.sendChat));
   const [state, setState] = useState<SharingState>(sharing.getState);
+  const [chatState, setChatState] = useState<ChatState>(chat.getState);
   useEffect(() => {
     const unsubscribe = sharing.subscribe(() => setState(sharing.getState()));
+    const unsubscribeChat = chat.subscribe(() => setChatState(chat.getState()));
+    sharing.attachChat(chat.hooks);
     sharing.resume();
     return () => {
       unsubscribe();
+      unsubscribeChat();
       sharing.destroy();
     };
-  }, [sharing]);
-  return { state, start: sharing.start, stop: sharing.stop };
+  }, [sharing, chat]);
+  return { state, start: sharing.start, stop: sharing.stop, chatState, sendChat: chat.send };
 }
+
+/** Phases in which the request is still open: the chat shows below whatever they show. */
+const chatPhases: ReadonlySet<SharingState['phase']> = new Set([
+  'idle',
+  'starting',
+  'sharing',
+  'stopped',
+  'denied',
+  'unsupported',
+]);
 
 /** An active link: the request, then sharing, stopping, refusals, until the request ends. */
 export function ShareFlow({
@@ -45,7 +65,7 @@ export function ShareFlow({
   /** The server refused the link: the page asks the API why. */
   onRevoked: () => void;
 }) {
-  const { state, start, stop } = useLocationSharing(token, queue);
+  const { state, start, stop, chatState, sendChat } = useLocationSharing(token, queue);
   const t = texts.page;
 
   const revoked = state.phase === 'revoked';
@@ -66,6 +86,7 @@ export function ShareFlow({
         start={start}
         stop={stop}
       />
+      {chatPhases.has(state.phase) && <ChatPanel t={t} chat={chatState} onSend={sendChat} />}
       <DebugPanel t={t} state={state} />
     </>
   );

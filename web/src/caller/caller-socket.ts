@@ -24,6 +24,22 @@ export interface CallerSocketListener {
   onRefused(fix: CallerFix | undefined, reason: string): void;
 }
 
+/** The chat's frames from the server (issue 12). */
+export type ChatServerFrame = Extract<
+  CallerServerFrame,
+  { event: 'chat-opened' | 'chat-message' | 'chat-translation' | 'chat-ack' }
+>;
+
+/**
+ * The chat's side of the socket (caller-chat.ts): on every open the socket asks for the chat
+ * events after `lastSeq()` and sends again every message the server has not stored yet.
+ */
+export interface CallerChatHooks {
+  lastSeq(): number;
+  unsent(): readonly { clientId: string; text: string }[];
+  onFrame(frame: ChatServerFrame): void;
+}
+
 export interface CallerSocketOptions {
   /** Fixes per frame when catching up after a reconnect (the server allows 50). */
   batchSize: number;
@@ -84,6 +100,9 @@ export class CallerSocket {
    * clock): a refused fix is gone from the queue, but the dispatcher still lacks the position.
    */
   private refusedSince: number | null = null;
+  private chat: CallerChatHooks | null = null;
+  /** This socket (since its last open) has sent `chat-join`; the server takes one per socket. */
+  private chatJoined = false;
 
   constructor(
     private readonly url: string,
@@ -156,6 +175,26 @@ export class CallerSocket {
     this.flush();
   }
 
+  /** Connects the chat: it joins now if the socket is open, and on every later open. */
+  attachChat(hooks: CallerChatHooks): void {
+    this.chat = hooks;
+    if (this.state === 'connected') this.joinChat();
+  }
+
+  /** A chat message, if the socket is open; otherwise it goes with the next open's resend. */
+  sendChat(clientId: string, text: string): boolean {
+    if (!this.chatJoined) return false;
+    return this.send({ event: 'chat', data: { clientId, text } });
+  }
+
+  private joinChat(): void {
+    const chat = this.chat;
+    if (!chat || this.chatJoined) return;
+    if (!this.send({ event: 'chat-join', data: { lastSeq: chat.lastSeq() } })) return;
+    this.chatJoined = true;
+    for (const { clientId, text } of chat.unsent()) this.sendChat(clientId, text);
+  }
+
   setSharing(sharing: boolean): void {
     this.sharing = sharing;
     this.send({ event: 'sharing', data: { sharing } });
@@ -220,10 +259,12 @@ export class CallerSocket {
     this.attempt = 0;
     this.sentUpTo = 0;
     this.inFlight = [];
+    this.chatJoined = false;
     this.setState('connected');
     if (this.sharing !== null) this.setSharing(this.sharing);
     this.sendFocus();
     if (this.unsentError) this.reportError(this.unsentError.code, this.unsentError.message);
+    this.joinChat();
     this.flush();
   }
 
@@ -244,6 +285,12 @@ export class CallerSocket {
       case 'session-ended':
         this.finish('ended');
         return;
+      case 'chat-opened':
+      case 'chat-message':
+      case 'chat-translation':
+      case 'chat-ack':
+        this.chat?.onFrame(frame);
+        break;
       case 'error':
         if (frame.data.error === 'invalid-token') return this.finish('revoked');
         // A frame was turned away (the server closes the socket too): reconnect and send again

@@ -1,5 +1,10 @@
 import type { CallerFix } from '@locus/contract/caller';
-import { CallerSocket, callerSocketUrl, type ConnectionState } from './caller-socket';
+import {
+  CallerSocket,
+  callerSocketUrl,
+  type CallerChatHooks,
+  type ConnectionState,
+} from './caller-socket';
 import { DeviceStatus } from './device-status';
 import type { FixQueue } from './fix-queue';
 import { toCallerFix, watchOptions } from './position-fix';
@@ -79,6 +84,7 @@ export class LocationSharing {
   private readonly wakeLock = new ScreenWakeLock();
   private readonly device = new DeviceStatus((report) => this.socket?.sendDevice(report));
   private socket: CallerSocket | null = null;
+  private chat: CallerChatHooks | null = null;
   private watchId: number | null = null;
   private lastCapturedAt: number;
   private listening = false;
@@ -107,6 +113,12 @@ export class LocationSharing {
    */
   readonly resume = (): void => {
     if (sharingMemory.wasSharing(this.token)) this.start();
+    // The socket opens with the page, not with consent: it carries the chat too, which works
+    // whether or not the caller shares. No position is taken or sent before the caller's tap.
+    else if (!this.gone && !this.isOver()) {
+      this.listen();
+      this.openSocket();
+    }
     void this.queue.ready.then(() => {
       if (this.gone) return;
       this.update({ queued: this.queue.size, unackedSince: this.unackedSince() });
@@ -166,13 +178,27 @@ export class LocationSharing {
     );
   };
 
-  /** The caller's tap on Stop sharing: the dispatcher is told, then the socket closes. */
+  /**
+   * The caller's tap on Stop sharing: the watch ends and the dispatcher is told. The socket stays
+   * open for the chat; it sends no position until the caller shares again.
+   */
   readonly stop = (): void => {
     this.socket?.setSharing(false);
     sharingMemory.remember(this.token, false);
-    this.dispose();
-    this.update({ phase: 'stopped', connection: 'closed', lastFix: null, problem: null });
+    this.clearWatch();
+    this.wakeLock.release();
+    this.device.stop();
+    this.update({ phase: 'stopped', lastFix: null, problem: null });
   };
+
+  /** The chat rides on this socket (see caller-chat.ts). */
+  readonly attachChat = (hooks: CallerChatHooks): void => {
+    this.chat = hooks;
+    this.socket?.attachChat(hooks);
+  };
+
+  readonly sendChat = (clientId: string, text: string): boolean =>
+    this.socket?.sendChat(clientId, text) ?? false;
 
   /** The page (the view) is going away: stop everything, and start nothing ever again. */
   readonly destroy = (): void => {
@@ -215,6 +241,7 @@ export class LocationSharing {
       () => document.visibilityState === 'visible',
     );
     this.socket = socket;
+    if (this.chat) socket.attachChat(this.chat);
     socket.connect();
     return socket;
   }

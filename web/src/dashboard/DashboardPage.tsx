@@ -33,7 +33,9 @@ import { MapHeaderControls } from '../app/layouts/map-header-slot';
 import { useSession } from '../app/session';
 import { consoleBackground, panelBorder } from '../theme';
 import { usePublicConfig } from '../public-site/public-config';
-import { callerColours } from './caller-colours';
+import { callerColours, callerOrder } from './caller-colours';
+import { ChatOpenButton, ChatPanel } from './chat/ChatPanel';
+import { useDispatcherChat } from './chat/useDispatcherChat';
 import { LocateForm, MultiLocateToggle, PHONE_INPUT_ID, TrackingControls } from './HeaderControls';
 import { NumbersPanel, type NumberRow } from './NumbersPanel';
 import { AskLocationByTextButton } from './AskLocationByText';
@@ -51,6 +53,8 @@ import { TrackingNumbersModal } from './modals/TrackingNumbersModal';
 import { WaitingForLocationModal } from './modals/WaitingForLocationModal';
 import { TrackingMap, type ShowCallerRequest } from './TrackingMap';
 import { useTracking } from './useTracking';
+import { TransferCase } from './transfer/TransferCase';
+import { TransferredControls, TransferredNotice } from './transfer/TransferredView';
 import { useKeepSessionAlive } from '../app/idle/useKeepSessionAlive';
 
 // The guided tour: its own chunk, downloaded only by someone who has not ended a tracking yet.
@@ -329,6 +333,19 @@ export function DashboardPage() {
   );
   const announcer = useDashboardAnnouncer({ log, callers, numberOf: numberOfCaller });
   const { announce } = announcer;
+  // Issue 12: the chat with the caller, one caller at a time in their colour.
+  const chatCallerIds = useMemo(
+    () => callerOrder(callerNumbers, Object.keys(callers)),
+    [callerNumbers, callers],
+  );
+  const chatColours = useMemo(() => callerColours(chatCallerIds), [chatCallerIds]);
+  const chat = useDispatcherChat({
+    socket,
+    actor,
+    announce,
+    numberOf: numberOfCaller,
+    callerIds: chatCallerIds,
+  });
   useEffect(() => {
     if (banner.shownAt !== null) announce('SMS Received');
   }, [banner.shownAt, announce]);
@@ -337,7 +354,9 @@ export function DashboardPage() {
   // One modal at a time: an error modal or the end confirmation covers the flow's own.
   const errorModalOpen = modal !== null;
   useFocusRescue(tracking);
-  const flowModalsHidden = errorModalOpen || showsEndConfirmation;
+  // The case went to a colleague (issue 12): the view stays, read-only.
+  const transferredTo = useSelector(actor, (snapshot) => snapshot.context.transferredTo);
+  const flowModalsHidden = errorModalOpen || showsEndConfirmation || transferredTo !== null;
   // SPEC.md §3 hasSeenWalkthrough (set when the first tracking ends, useTracking): the tour,
   // only while the controls it points at are there and nothing else asks for attention.
   const showsTour =
@@ -353,9 +372,9 @@ export function DashboardPage() {
   const statusLine = (
     <Group gap="xs" wrap="nowrap">
       <Text size="sm" fw={600} aria-live="polite">
-        Status: {status}
+        Status: {transferredTo !== null ? `Transferred to ${transferredTo}` : status}
       </Text>
-      {tracking && status === 'Unable to Reconnect' && (
+      {tracking && transferredTo === null && status === 'Unable to Reconnect' && (
         <Button size="compact-xs" variant="light" onClick={socket.reconnectNow}>
           Reconnect
         </Button>
@@ -373,7 +392,12 @@ export function DashboardPage() {
       }}
     >
       <MapHeaderControls>
-        {tracking ? (
+        {tracking && transferredTo !== null ? (
+          <TransferredControls
+            transferredTo={transferredTo}
+            onLeave={() => actor.send({ type: 'LEAVE_TRANSFERRED' })}
+          />
+        ) : tracking ? (
           <TrackingControls
             heading={heading}
             ending={busy && !sendingSms}
@@ -414,13 +438,25 @@ export function DashboardPage() {
       <DetailsPanel wide={wide} status={statusLine}>
         {multi && <NumbersPanel rows={numberRows} onShow={showCallerOnMap} />}
         <LatestFixPanel location={latest ?? null} />
-        {!multi && tracking && connectionRequestUuid && phoneNumber && (
+        {tracking && transferredTo !== null && <TransferredNotice transferredTo={transferredTo} />}
+        {tracking && transferredTo === null && connectionRequestUuid && phoneNumber && (
+          <TransferCase
+            sessionUuid={connectionRequestUuid}
+            phoneNumber={phoneNumber}
+            announce={announce}
+          />
+        )}
+        {!multi && tracking && transferredTo === null && connectionRequestUuid && phoneNumber && (
           <AskLocationByTextButton
             connectionRequestUuid={connectionRequestUuid}
             phoneNumber={phoneNumber}
           />
         )}
         {!multi && singleDevice && <PhonePanel device={singleDevice} />}
+        {transferredTo === null && <ChatOpenButton chat={chat} />}
+        {transferredTo === null && (
+          <ChatPanel chat={chat} colours={chatColours} numberOf={numberOfCaller} />
+        )}
         <LogPanel
           entries={log}
           tracking={tracking}
@@ -468,6 +504,7 @@ export function DashboardPage() {
       <EndTrackingModal
         opened={showsEndConfirmation && !errorModalOpen}
         phoneNumber={phoneNumber}
+        chatSessionId={chat.chatInitiated ? chat.sessionId : null}
         onCancel={() => actor.send({ type: 'CANCEL_END' })}
         onConfirm={() => actor.send({ type: 'CONFIRM_END' })}
       />

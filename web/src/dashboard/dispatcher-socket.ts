@@ -1,9 +1,11 @@
 import {
   closeCodes,
+  dispatcherServerEvents,
   Frame,
   realtimePaths,
   sessionEvents,
   type DispatcherClientFrame,
+  type DispatcherServerFrame,
   type SessionEventData,
   type SessionEventName,
 } from '@locus/contract';
@@ -32,12 +34,21 @@ export interface DispatcherSocketListener {
   onSessionEvent(frame: SessionFrame, origin: SessionFrameOrigin): void;
   /** The server refused the session for good: reconnecting cannot help. */
   onClosedForGood(reason: SessionClosedReason): void;
+  /** The server stored or refused a chat message this socket sent (`chat-ack`). */
+  onChatAck?(ack: ChatAckFrame): void;
+  /** A (re)join finished its replay: anything sent while disconnected may be sent again. */
+  onJoined?(): void;
 }
+
+export type ChatAckFrame = Extract<DispatcherServerFrame, { event: 'chat-ack' }>['data'];
+export type OutgoingChatFrame = Extract<DispatcherClientFrame, { event: 'chat' }>['data'];
 
 const terminalCloseCodes: ReadonlyMap<number, SessionClosedReason> = new Map([
   [closeCodes.sessionEnded, 'ended'],
   [closeCodes.notFound, 'not-found'],
   [closeCodes.invalidToken, 'invalid-token'],
+  // The case went to a colleague: not an error, and reconnecting would only be refused.
+  [closeCodes.transferred, 'transferred'],
 ]);
 
 const isSessionEvent = (event: string): event is SessionEventName =>
@@ -103,6 +114,18 @@ export class DispatcherSocket {
     this.lastSeq = null;
     window.removeEventListener('online', this.reconnectNow);
     this.connection.send({ type: 'STOP' });
+  }
+
+  /**
+   * Sends a chat message if the socket is joined; false otherwise (the caller keeps it and
+   * sends it again on `onJoined`, and the server stores a resent `clientId` once).
+   */
+  sendChat(data: OutgoingChatFrame): boolean {
+    const ws = this.ws;
+    if (!ws || !this.joined || ws.readyState !== WebSocket.OPEN) return false;
+    const frame: DispatcherClientFrame = { event: 'chat', data };
+    ws.send(JSON.stringify(frame));
+    return true;
   }
 
   /** Skips the back-off wait, e.g. when the browser says the network is back. */
@@ -175,6 +198,12 @@ export class DispatcherSocket {
     const { event, data } = frame;
     if (event === 'joined') {
       this.joined = true;
+      for (const listener of this.listeners) listener.onJoined?.();
+      return;
+    }
+    if (event === 'chat-ack') {
+      const ack = dispatcherServerEvents['chat-ack'].safeParse(data);
+      if (ack.success) for (const listener of this.listeners) listener.onChatAck?.(ack.data);
       return;
     }
     if (event === 'error') {

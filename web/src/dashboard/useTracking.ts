@@ -14,6 +14,7 @@ import { fromPromise } from 'xstate';
 import { ApiError, api, expect } from '../app/api';
 import { currentUserQueryKey, reloadCurrentUser } from '../app/auth';
 import { queryClient } from '../app/query-client';
+import { transferStore } from '../app/case-transfer/transfer-store';
 import { sessionStore } from '../app/session';
 import { DispatcherSocket, type SessionFrame } from './dispatcher-socket';
 
@@ -93,7 +94,18 @@ function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEven
     case 'text-location-requested':
       return { type: 'LIVE.TEXT_LOCATION_REQUESTED', callerId: frame.data.callerId };
     case 'case-transfer':
+      return {
+        type: 'LIVE.CASE_TRANSFER',
+        transfer: {
+          transferUuid: frame.data.transferUuid,
+          status: frame.data.status,
+          fromName: frame.data.from.name,
+          toName: frame.data.to.name,
+        },
+      };
     case 'chat-opened':
+      return { type: 'CHAT_INITIATED' };
+    // The chat panel listens to the socket for these itself (chat/useDispatcherChat.ts).
     case 'chat-message':
     case 'chat-translation':
       return null;
@@ -337,6 +349,40 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
       callers: session.callers,
     });
   }, [session, actor]);
+
+  // A case a colleague handed over (the transfer prompt accepted it): open it like a rejoin,
+  // whose join without lastSeq replays its whole history. Now if the dashboard is showing,
+  // else as soon as it mounts.
+  useEffect(() => {
+    const openAccepted = () => {
+      const accepted = transferStore.get().acceptedSession;
+      if (!accepted) return;
+      // The rejoin above opened it already.
+      if (actor.getSnapshot().context.connectionRequestUuid === accepted.uuid) {
+        transferStore.setAcceptedSession(null);
+        return;
+      }
+      // Still on another case: the handed-over one waits until this view is free.
+      if (!actor.getSnapshot().hasTag('entry-controls')) return;
+      transferStore.setAcceptedSession(null);
+      resumed.current = true;
+      actor.send({
+        type: 'RESUME',
+        phoneNumber: accepted.phoneNumber,
+        connectionRequestUuid: accepted.uuid,
+        token: accepted.token,
+        locationType: accepted.locationType,
+        callers: accepted.callers,
+      });
+    };
+    openAccepted();
+    const stopStore = transferStore.subscribe(openAccepted);
+    const stopActor = actor.subscribe(openAccepted);
+    return () => {
+      stopStore();
+      stopActor.unsubscribe();
+    };
+  }, [actor]);
 
   return { actor, socketStatus, socket };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chatQuickReplies } from '../chat';
 import { smsLanguages } from '../tracking';
 import {
   callerLanguageFromAcceptLanguage,
@@ -113,6 +114,15 @@ describe('callerTexts', () => {
     const keys = (texts: CallerTexts) => pageStrings(texts.page).map(([key]) => key);
     for (const language of smsLanguages) {
       expect(keys(callerTexts[language])).toEqual(keys(callerTexts.en));
+    }
+  });
+
+  it.each(smsLanguages)('%s: has every chat quick reply, translated beforehand', (language) => {
+    const replies = callerTexts[language].quickReplies;
+    expect(Object.keys(replies).sort()).toEqual([...chatQuickReplies].sort());
+    for (const key of chatQuickReplies) {
+      expect(replies[key].trim(), `${language}.${key}`).not.toBe('');
+      if (language !== 'en') expect(replies[key]).not.toBe(callerTexts.en.quickReplies[key]);
     }
   });
 

@@ -1,3 +1,4 @@
+import type { ChatQuickReply } from '../chat';
 import { smsLanguages, type SmsLanguageCode as SmsLanguage } from '../languages';
 
 /**
@@ -92,6 +93,29 @@ export interface CallerPageTexts {
   textFallbackBody: string;
   sendByTextButton: string;
   sendByTextHint: string;
+
+  /** The chat with the dispatcher (issue 12), shown once the dispatcher opens it. */
+  chatTitle: string;
+  chatIntro: string;
+  /** The accessible name of the message list. */
+  chatLogLabel: string;
+  chatEmpty: string;
+  chatInputLabel: string;
+  chatSendButton: string;
+  /** Who wrote a message: the dispatcher (when the server gives no name) or the caller. */
+  chatFromDispatcher: string;
+  chatFromYou: string;
+  chatSending: string;
+  /** A message of the caller's that the server refused; its reason follows. */
+  chatNotSent: string;
+  /** While the dispatcher's message is being translated. */
+  chatTranslating: string;
+  /** No engine could translate it: the original is shown with this mark. */
+  chatNotTranslated: string;
+  chatShowOriginal: string;
+  chatShowTranslation: string;
+  /** Marks the original text when it is shown under the translation. */
+  chatOriginalLabel: string;
 }
 
 export interface CallerTexts {
@@ -114,6 +138,11 @@ export interface CallerTexts {
    * a map app's shared pin or a Plus Code. Within 320 characters (two texts).
    */
   smsAskLocation: string;
+  /**
+   * The dispatcher's chat quick replies in this language, written beforehand so that they reach
+   * the caller without a translation engine.
+   */
+  quickReplies: Record<ChatQuickReply, string>;
   page: CallerPageTexts;
 }
 
@@ -128,6 +157,12 @@ const en: CallerTexts = {
     'Locus: you will not get more messages from this number. Links you received no longer work. If you need help, call 911.',
   smsAskLocation:
     'Locus: please reply with your location. In your maps app, tap the blue dot, then Share, and send it to this number. Or reply with the Plus Code your maps app shows (letters and digits with a + in the middle).',
+  quickReplies: {
+    'are-you-safe': 'Are you safe?',
+    'can-you-talk': 'Can you talk?',
+    'stay-on-page': 'Stay on this page.',
+    'help-on-the-way': 'Help is on the way.',
+  },
   page: {
     documentTitle: 'Share your location',
     languageSwitcher: 'Language',
@@ -209,6 +244,22 @@ const en: CallerTexts = {
     textFallbackBody: 'Your location is not getting through on the internet. A text message may.',
     sendByTextButton: 'Send my location by text',
     sendByTextHint: 'Your messages app opens with the text ready: just press Send.',
+
+    chatTitle: 'Chat with the dispatcher',
+    chatIntro: "If you can't talk, write to the dispatcher here.",
+    chatLogLabel: 'Messages',
+    chatEmpty: 'No messages yet.',
+    chatInputLabel: 'Your message',
+    chatSendButton: 'Send',
+    chatFromDispatcher: 'Dispatcher',
+    chatFromYou: 'You',
+    chatSending: 'Sending…',
+    chatNotSent: 'Not sent',
+    chatTranslating: 'Translating…',
+    chatNotTranslated: 'Not translated',
+    chatShowOriginal: 'Show original',
+    chatShowTranslation: 'Show translation',
+    chatOriginalLabel: 'Original',
   },
 };
 
@@ -223,6 +274,12 @@ const es: CallerTexts = {
     'Locus: no recibirá más mensajes de este número. Los enlaces que recibió ya no funcionan. Si necesita ayuda, llame al 911.',
   smsAskLocation:
     'Locus: responda con su ubicación. En su app de mapas, toque el punto azul, luego Compartir, y envíela a este número. O responda con el Plus Code que muestra su app de mapas (letras y números con un + en medio).',
+  quickReplies: {
+    'are-you-safe': '¿Está a salvo?',
+    'can-you-talk': '¿Puede hablar?',
+    'stay-on-page': 'Quédese en esta página.',
+    'help-on-the-way': 'La ayuda está en camino.',
+  },
   page: {
     documentTitle: 'Comparta su ubicación',
     languageSwitcher: 'Idioma',
@@ -305,6 +362,22 @@ const es: CallerTexts = {
     textFallbackBody: 'Su ubicación no llega por internet. Un mensaje de texto puede llegar.',
     sendByTextButton: 'Enviar mi ubicación por SMS',
     sendByTextHint: 'Se abrirá su app de mensajes con el texto listo: solo pulse Enviar.',
+
+    chatTitle: 'Chat con el operador',
+    chatIntro: 'Si no puede hablar, escríbale aquí al operador.',
+    chatLogLabel: 'Mensajes',
+    chatEmpty: 'Todavía no hay mensajes.',
+    chatInputLabel: 'Su mensaje',
+    chatSendButton: 'Enviar',
+    chatFromDispatcher: 'Operador',
+    chatFromYou: 'Usted',
+    chatSending: 'Enviando…',
+    chatNotSent: 'No enviado',
+    chatTranslating: 'Traduciendo…',
+    chatNotTranslated: 'Sin traducir',
+    chatShowOriginal: 'Ver el original',
+    chatShowTranslation: 'Ver la traducción',
+    chatOriginalLabel: 'Texto original',
   },
 };
 
@@ -321,6 +394,12 @@ const fr: CallerTexts = {
     "Locus : vous ne recevrez plus de messages de ce numéro. Les liens reçus ne fonctionnent plus. Si vous avez besoin d'aide, appelez le 911.",
   smsAskLocation:
     'Locus : répondez avec votre position. Dans votre application de cartes, touchez le point bleu, puis Partager, et envoyez-la à ce numéro. Ou répondez avec le Plus Code affiché (lettres et chiffres avec un + au milieu).',
+  quickReplies: {
+    'are-you-safe': 'Êtes-vous en sécurité ?',
+    'can-you-talk': 'Pouvez-vous parler ?',
+    'stay-on-page': 'Restez sur cette page.',
+    'help-on-the-way': 'Les secours sont en route.',
+  },
   page: {
     documentTitle: 'Partagez votre position',
     languageSwitcher: 'Langue',
@@ -406,6 +485,22 @@ const fr: CallerTexts = {
     sendByTextButton: 'Envoyer ma position par SMS',
     sendByTextHint:
       'Votre application de messages s’ouvre avec le texte prêt\u00a0: appuyez sur Envoyer.',
+
+    chatTitle: 'Discussion avec l’opérateur',
+    chatIntro: 'Si vous ne pouvez pas parler, écrivez ici à l’opérateur.',
+    chatLogLabel: 'Fil de la discussion',
+    chatEmpty: 'Aucun message pour l’instant.',
+    chatInputLabel: 'Votre message',
+    chatSendButton: 'Envoyer',
+    chatFromDispatcher: 'Opérateur',
+    chatFromYou: 'Vous',
+    chatSending: 'Envoi…',
+    chatNotSent: 'Non envoyé',
+    chatTranslating: 'Traduction…',
+    chatNotTranslated: 'Non traduit',
+    chatShowOriginal: 'Voir l’original',
+    chatShowTranslation: 'Voir la traduction',
+    chatOriginalLabel: 'Texte original',
   },
 };
 
@@ -421,6 +516,12 @@ const zh: CallerTexts = {
   smsStopReply: 'Locus：您将不再收到本号码的短信，已收到的链接也已失效。如需帮助，请拨打911。',
   smsAskLocation:
     'Locus：请回复您的位置。在地图应用中点按蓝色圆点，再点“分享”，发送到本号码。或回复地图应用显示的 Plus Code（由字母和数字组成，中间有一个 +）。',
+  quickReplies: {
+    'are-you-safe': '您安全吗？',
+    'can-you-talk': '您现在方便说话吗？',
+    'stay-on-page': '请留在此页面。',
+    'help-on-the-way': '救援人员正在赶来。',
+  },
   page: {
     documentTitle: '分享您的位置',
     languageSwitcher: '语言',
@@ -495,6 +596,22 @@ const zh: CallerTexts = {
     textFallbackBody: '您的位置无法通过网络发送，短信可能可以送达。',
     sendByTextButton: '用短信发送我的位置',
     sendByTextHint: '短信应用会打开并填好内容：只需点按“发送”。',
+
+    chatTitle: '与接警员对话',
+    chatIntro: '如果您不方便说话，可以在这里给接警员发消息。',
+    chatLogLabel: '消息记录',
+    chatEmpty: '暂无消息。',
+    chatInputLabel: '您的消息',
+    chatSendButton: '发送',
+    chatFromDispatcher: '接警员',
+    chatFromYou: '您',
+    chatSending: '正在发送…',
+    chatNotSent: '未发送',
+    chatTranslating: '正在翻译…',
+    chatNotTranslated: '未翻译',
+    chatShowOriginal: '查看原文',
+    chatShowTranslation: '查看译文',
+    chatOriginalLabel: '原文',
   },
 };
 

@@ -320,6 +320,8 @@ export interface TrackingSessions {
   ended_at: Timestamp | null;
   id: Generated<string>;
   last_active_at: Generated<Timestamp>;
+  lifecycle: Generated<string>;
+  lifecycle_snapshot: Json | null;
   location_type: string | null;
   request_error: string | null;
   status: Generated<string>;

@@ -18,6 +18,7 @@ import * as teamPsaps from './2026-11-25T05-20_team-psaps';
 import * as userVerification from './2026-11-25T05-30_user-verification';
 import * as broadcasts from './2026-11-25T09-10_broadcasts';
 import * as caseTransferAndChat from './2026-11-25T12-00_case-transfer-and-chat';
+import * as sessionLifecycle from './2026-11-25T12-10_session-lifecycle';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T05-30_user-verification': userVerification,
   '2026-11-25T09-10_broadcasts': broadcasts,
   '2026-11-25T12-00_case-transfer-and-chat': caseTransferAndChat,
+  '2026-11-25T12-10_session-lifecycle': sessionLifecycle,
 };

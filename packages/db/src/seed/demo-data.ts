@@ -7,18 +7,22 @@ export const demoTeams = [
     isPlatformOwner: true,
     permissionLevels: ['premiere', 'enterprise'],
     exportOnEnd: false,
+    timeZone: 'UTC',
   },
   {
     teamName: 'Demo County 911',
     isPlatformOwner: false,
     permissionLevels: ['premiere', 'enterprise'],
     exportOnEnd: true,
+    // The chat transcript shows times in UTC and in this zone (issue 12).
+    timeZone: 'America/Chicago',
   },
   {
     teamName: 'Neighbouring County',
     isPlatformOwner: false,
     permissionLevels: [],
     exportOnEnd: false,
+    timeZone: 'America/Denver',
   },
 ] as const;
 

@@ -43,6 +43,7 @@ export async function seedDemo(
           is_platform_owner: team.isPlatformOwner,
           permission_levels: [...team.permissionLevels],
           export_on_end: team.exportOnEnd,
+          time_zone: team.timeZone,
         })),
       )
       .onConflict((oc) => oc.column('team_name').doNothing())

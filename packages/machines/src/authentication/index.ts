@@ -1,3 +1,4 @@
 /** Imported on its own by the sign-in form, so that it does not pull in the tracking machines. */
 export * from './events';
 export { authenticationMachine, type AuthenticationContext } from './machine';
+export * from './lockout';

@@ -63,7 +63,15 @@ export interface ManySent {
 }
 
 /** Why the server closed the dispatcher socket for good (no reconnect can help). */
-export type SessionClosedReason = 'ended' | 'not-found' | 'invalid-token';
+export type SessionClosedReason = 'ended' | 'not-found' | 'invalid-token' | 'transferred';
+
+/** A case transfer as the session's log tells it (the session event `case-transfer`). */
+export interface SessionCaseTransfer {
+  transferUuid: string;
+  status: 'offered' | 'accepted' | 'denied' | 'cancelled' | 'expired';
+  fromName: string;
+  toName: string;
+}
 
 /** Error codes of SPEC.md §8 that change what the dispatcher sees. */
 export type RequestErrorCode =
@@ -123,4 +131,13 @@ export type TrackingEvent =
   /** A dispatcher asked the caller by text to reply with their position. */
   | { type: 'LIVE.TEXT_LOCATION_REQUESTED'; callerId: string }
   | { type: 'LIVE.SMS_STATUS'; callerId: string; status: SmsDeliveryStatus }
-  | { type: 'LIVE.SESSION_CLOSED'; reason: SessionClosedReason };
+  | { type: 'LIVE.SESSION_CLOSED'; reason: SessionClosedReason }
+  /** The session event `case-transfer`: offered, accepted, denied, cancelled or expired. */
+  | { type: 'LIVE.CASE_TRANSFER'; transfer: SessionCaseTransfer }
+  /** After the case went to a colleague: leave the read-only view for an empty dashboard. */
+  | { type: 'LEAVE_TRANSFERRED' }
+  /**
+   * The chat was opened on this session: `chat-initiated` answered, or the session event
+   * `chat-opened` arrived (live or in a rejoin's replay). Sets `chatInitiated`.
+   */
+  | { type: 'CHAT_INITIATED' };

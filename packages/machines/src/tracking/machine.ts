@@ -6,6 +6,7 @@ import type {
   ManySent,
   ManyTarget,
   RequestError,
+  SessionCaseTransfer,
   SessionClosedReason,
   SmsDeliveryStatus,
   SessionCallerNumber,
@@ -63,6 +64,18 @@ export interface TrackingContext {
   multi: boolean;
   /** What the multi-number request texts, until it has been sent. */
   manyTarget: ManyTarget | null;
+  /** The session's newest case transfer (SPEC.md §3 case-transfer fields), from its log. */
+  transfer: SessionCaseTransfer | null;
+  /**
+   * Set when the case went to a colleague (the socket closed with 4412): who took it. The view
+   * stays, read-only, until the dispatcher leaves it (`LEAVE_TRANSFERRED`).
+   */
+  transferredTo: string | null;
+  /**
+   * SPEC.md §3 "chatInitiated flag": the dispatcher opened the chat on this session. The End
+   * Tracking confirmation offers Download Chat only then.
+   */
+  chatInitiated: boolean;
 }
 
 const initialContext = (): TrackingContext => ({
@@ -80,6 +93,9 @@ const initialContext = (): TrackingContext => ({
   smsStatus: {},
   multi: false,
   manyTarget: null,
+  transfer: null,
+  transferredTo: null,
+  chatInitiated: false,
 });
 
 /** SPEC.md §4 step 1: a number without a leading + gets the default prefix +1. */
@@ -196,7 +212,24 @@ const sessionClosedMessages: Record<SessionClosedReason, string> = {
   ended: 'The tracking session has ended',
   'not-found': 'The tracking session could not be found',
   'invalid-token': 'The tracking session can no longer be joined',
+  transferred: 'This case is now read-only',
 };
+
+/** The log's line for each step of a case transfer. */
+function caseTransferMessage(transfer: SessionCaseTransfer): string {
+  switch (transfer.status) {
+    case 'offered':
+      return `Transfer offered to ${transfer.toName}`;
+    case 'accepted':
+      return `Transferred to ${transfer.toName}`;
+    case 'denied':
+      return `Transfer declined by ${transfer.toName}`;
+    case 'cancelled':
+      return `Transfer to ${transfer.toName} cancelled`;
+    case 'expired':
+      return `Transfer to ${transfer.toName} expired (no answer)`;
+  }
+}
 
 /** ADD_NUMBERS' numbers: an invocation's input is computed from the event that entered its state. */
 function manyTargetOf(event: { type: string }): ManyTarget {
@@ -339,7 +372,19 @@ export const trackingMachine = setup({
     }),
     onSessionClosed: assign(({ context, event }) => {
       if (event.type !== 'LIVE.SESSION_CLOSED') return {};
-      return { log: [...context.log, entry(sessionClosedMessages[event.reason])] };
+      return {
+        log: [...context.log, entry(sessionClosedMessages[event.reason])],
+        ...(event.reason === 'transferred'
+          ? { transferredTo: context.transfer?.toName ?? 'a colleague' }
+          : {}),
+      };
+    }),
+    onCaseTransfer: assign(({ context, event }) => {
+      if (event.type !== 'LIVE.CASE_TRANSFER') return {};
+      return {
+        transfer: event.transfer,
+        log: [...context.log, entry(caseTransferMessage(event.transfer))],
+      };
     }),
   },
   guards: {
@@ -425,7 +470,15 @@ export const trackingMachine = setup({
         'LIVE.TEXT_LOCATION_REQUESTED': { actions: 'onTextLocationRequested' },
         'LIVE.SMS_STATUS': { actions: 'onSmsStatus' },
         'LIVE.SESSION_CLOSED': { actions: 'onSessionClosed' },
+        'LIVE.CASE_TRANSFER': { actions: 'onCaseTransfer' },
+        // No end request: the session is the colleague's now, only this view goes.
+        LEAVE_TRANSFERRED: {
+          guard: ({ context }) => context.transferredTo !== null,
+          target: '#tracking.idle',
+          actions: ['closeSocket', 'reset'],
+        },
         DISMISS_MODAL: { actions: assign({ modal: null }) },
+        CHAT_INITIATED: { actions: assign({ chatInitiated: true }) },
       },
       states: {
         request: {

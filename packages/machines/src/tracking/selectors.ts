@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { ConnectionStatusText } from '../dispatcher-socket/selectors';
+import type { SessionLifecycleState } from '../session-lifecycle/machine';
 import type { TrackedLocation } from './events';
 import type { RequestStatusText, trackingMachine } from './machine';
 
@@ -109,4 +110,38 @@ export function selectCallerRows(
     phoneNumber: callerNumbers[callerId] ?? phoneNumber ?? 'Unknown number',
     progress: callerProgress(snapshot, callerId),
   }));
+}
+
+/** The tracking machine's request steps, by the session-lifecycle state each one is in. */
+const lifecycleOfRequestStep: Record<string, SessionLifecycleState> = {
+  starting: 'requested',
+  startingMany: 'requested',
+  lookingUp: 'lookingUp',
+  smsPrompt: 'texting',
+  smsDeclined: 'texting',
+  requestingSms: 'texting',
+  sendingMany: 'texting',
+  sendManyFailed: 'texting',
+  settling: 'waiting',
+  awaitingLocation: 'waiting',
+  settlingLookup: 'sharing',
+  awaitingProviderFix: 'sharing',
+  located: 'sharing',
+};
+
+/**
+ * The console's session in the server's session-lifecycle names (requested, lookingUp, texting,
+ * waiting, sharing): the dashboard and the API speak of a session's state alike. Null when the
+ * console runs no session (it was ended, or never started). A resumed session is sharing once a
+ * location is back, else waiting for the caller after a text, else just requested.
+ */
+export function selectLifecycleState(snapshot: Snapshot): SessionLifecycleState | null {
+  if (!snapshot.hasTag('tracking')) return null;
+  const value = snapshot.value as { tracking?: { request?: unknown } };
+  const step = typeof value.tracking?.request === 'string' ? value.tracking.request : null;
+  const known = step === null ? undefined : lifecycleOfRequestStep[step];
+  if (known) return known;
+  const located = Object.values(snapshot.context.callers).some((c) => c.locations.length > 0);
+  if (located) return 'sharing';
+  return snapshot.context.locationType === 'TEXT_MESSAGE' ? 'waiting' : 'requested';
 }

@@ -1,4 +1,10 @@
-import { consoleServerEvents, Frame, realtimePaths, type Broadcast } from '@locus/contract';
+import {
+  consoleServerEvents,
+  Frame,
+  realtimePaths,
+  type Broadcast,
+  type CaseTransfer,
+} from '@locus/contract';
 import { api, expect } from '../api';
 import { ApiError } from '../api-error';
 
@@ -24,6 +30,24 @@ export function parseBroadcastsFrame(text: string): Broadcast[] | null {
   }
 }
 
+/** A case transfer from a console-socket frame, or null for anything else. */
+export function parseCaseTransferFrame(text: string): CaseTransfer | null {
+  try {
+    const outer = Frame.safeParse(JSON.parse(text));
+    if (!outer.success || outer.data.event !== 'case-transfer') return null;
+    const data = consoleServerEvents['case-transfer'].safeParse(outer.data.data);
+    return data.success ? data.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What else the console socket brings: case transfers (issue 12), and whether it is open. */
+export interface ConsoleSocketHandlers {
+  onCaseTransfer?: (transfer: CaseTransfer) => void;
+  onOpenChange?: (open: boolean) => void;
+}
+
 /**
  * The console socket (`realtimePaths.console`), one per signed-in tab: it asks the API for a
  * one-use ticket (the bearer token stays out of the URL), opens, and hands every `broadcasts`
@@ -45,7 +69,10 @@ export class ConsoleSocket {
   private connection = 0;
   private stopped = false;
 
-  constructor(private readonly onBroadcasts: (current: Broadcast[]) => void) {}
+  constructor(
+    private readonly onBroadcasts: (current: Broadcast[]) => void,
+    private readonly handlers: ConsoleSocketHandlers = {},
+  ) {}
 
   start(): void {
     window.addEventListener('online', this.reconnectNow);
@@ -57,6 +84,7 @@ export class ConsoleSocket {
     window.removeEventListener('online', this.reconnectNow);
     clearTimeout(this.timer);
     this.drop();
+    this.handlers.onOpenChange?.(false);
   }
 
   private readonly reconnectNow = (): void => {
@@ -113,17 +141,21 @@ export class ConsoleSocket {
       clearTimeout(this.connectTimer);
       this.connectTimer = undefined;
       this.attempt = 0;
+      this.handlers.onOpenChange?.(true);
     };
     ws.onmessage = (message) => {
       if (typeof message.data !== 'string') return;
       const current = parseBroadcastsFrame(message.data);
       if (current) this.onBroadcasts(current);
+      const transfer = current ? null : parseCaseTransferFrame(message.data);
+      if (transfer) this.handlers.onCaseTransfer?.(transfer);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       clearTimeout(this.connectTimer);
       this.connectTimer = undefined;
       this.ws = null;
+      this.handlers.onOpenChange?.(false);
       this.retryLater();
     };
   }

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { transferStore } from '../case-transfer/transfer-store';
 import { useSession } from '../session';
 import { currentBroadcastsKey } from './broadcasts-data';
 import { ConsoleSocket } from './console-socket';
@@ -13,8 +14,10 @@ export function useConsoleSocket(): void {
   const { token } = useSession();
   useEffect(() => {
     if (!token) return;
-    const socket = new ConsoleSocket((current) =>
-      queryClient.setQueryData(currentBroadcastsKey, current),
+    const socket = new ConsoleSocket(
+      (current) => queryClient.setQueryData(currentBroadcastsKey, current),
+      // Case transfers (issue 12): the prompt and the dashboard's offer read this store.
+      { onCaseTransfer: transferStore.put, onOpenChange: transferStore.setSocketOpen },
     );
     socket.start();
     return () => socket.stop();

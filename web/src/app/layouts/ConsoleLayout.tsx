@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { ConsoleSocketConnection } from '../broadcasts/useConsoleSocket';
+import { CaseTransferPrompt } from '../case-transfer/CaseTransferPrompt';
 import { IdleGuard } from '../idle/IdleGuard';
 import type { LayoutName } from '../route-meta';
 import { useSession } from '../session';
@@ -44,6 +45,8 @@ export function ConsoleLayout({
         <>
           {/* One console socket per tab, kept across layouts: maintenance broadcasts. */}
           <ConsoleSocketConnection />
+          {/* A colleague's case-transfer offer, wherever this user is in the app. */}
+          <CaseTransferPrompt />
           <Layout>{children}</Layout>
         </>
       )}

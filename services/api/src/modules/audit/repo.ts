@@ -50,7 +50,13 @@ export interface AuditEntry {
     | 'job.discarded'
     // Issue 22: maintenance broadcasts.
     | 'broadcast.posted'
-    | 'broadcast.withdrawn';
+    | 'broadcast.withdrawn'
+    // Issue 12: case transfers.
+    | 'case-transfer.offered'
+    | 'case-transfer.accepted'
+    | 'case-transfer.denied'
+    | 'case-transfer.cancelled'
+    | 'case-transfer.expired';
   /** What it was done to: a user id, or an address for a lockout. */
   subject: string;
   detail?: Record<string, string | number | boolean | null | string[]>;

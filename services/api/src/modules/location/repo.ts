@@ -1,5 +1,7 @@
 import type { Database, DB } from '@locus/db';
+import type { SessionLifecycleEvent } from '@locus/machines/session-lifecycle';
 import { sql, type Transaction } from 'kysely';
+import { advanceSessionIn } from './lifecycle';
 
 export interface DispatcherProfile {
   firstName: string;
@@ -111,7 +113,8 @@ export async function findVisibleSession(
     .where('s.id', '=', sessionId)
     .where((eb) =>
       eb.or([
-        eb('s.created_by', '=', userId),
+        // The session's dispatcher now (a case transfer moves it), not who opened it.
+        eb('s.dispatcher_id', '=', userId),
         eb.exists(
           eb
             .selectFrom('team_members as m')
@@ -202,22 +205,6 @@ export async function findFirstCaller(
     : undefined;
 }
 
-export async function recordRequestOutcome(
-  db: Database,
-  sessionId: string,
-  outcome: { locationType?: 'TEXT_MESSAGE' | 'RAPID_SOS'; requestError?: string | null },
-): Promise<void> {
-  await db
-    .updateTable('tracking_sessions')
-    .set({
-      ...(outcome.locationType ? { location_type: outcome.locationType } : {}),
-      ...(outcome.requestError !== undefined ? { request_error: outcome.requestError } : {}),
-      last_active_at: sql<Date>`now()`,
-    })
-    .where('id', '=', sessionId)
-    .execute();
-}
-
 export async function insertLookup(
   db: Database,
   sessionId: string,
@@ -282,17 +269,16 @@ export async function isOptedOut(db: Database, phoneNumber: string): Promise<boo
 }
 
 /**
- * Holds off an end of the session until the transaction's text is written: false when the
- * session is not active (the text must not be written).
+ * Holds off an end of the session until the transaction's text is written, and tells the
+ * session-lifecycle machine: false when the machine refuses (the session has ended: the text
+ * must not be written).
  */
-async function lockActiveSession(trx: Transaction<DB>, sessionId: string): Promise<boolean> {
-  const session = await trx
-    .selectFrom('tracking_sessions')
-    .select('status')
-    .where('id', '=', sessionId)
-    .forUpdate()
-    .executeTakeFirst();
-  return session?.status === 'active';
+async function lockActiveSession(
+  trx: Transaction<DB>,
+  sessionId: string,
+  event: SessionLifecycleEvent,
+): Promise<boolean> {
+  return (await advanceSessionIn(trx, sessionId, event))?.taken === true;
 }
 
 /**
@@ -312,7 +298,8 @@ export async function insertLinkAndSms(
   },
 ): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
-    if (!(await lockActiveSession(trx, input.sessionId))) return null;
+    const queued = { type: 'TEXT_QUEUED', at: Date.now() } as const;
+    if (!(await lockActiveSession(trx, input.sessionId, queued))) return null;
     await trx
       .updateTable('connection_tokens')
       .set({ revoked_at: sql<Date>`now()` })
@@ -373,7 +360,8 @@ export async function insertCallerSms(
   input: { sessionId: string; caller: CallerRow; body: string },
 ): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
-    if (!(await lockActiveSession(trx, input.sessionId))) return null;
+    const asked = { type: 'LOCATION_ASKED_BY_TEXT', at: Date.now() } as const;
+    if (!(await lockActiveSession(trx, input.sessionId, asked))) return null;
     return queueCallerSms(trx, input.sessionId, input.caller, input.body, input.caller.language);
   });
 }
@@ -390,7 +378,8 @@ export async function findSmsStatus(
 }
 
 /**
- * Ends a session once (locking it, so no text is written meanwhile): revokes every token of it (the caller's link included) and, for a team
+ * Ends a session once (locking it, so no text is written meanwhile; the session-lifecycle machine
+ * takes END only once): revokes every token of it (the caller's link included) and, for a team
  * that exports, records the export to make. Returns the end time, or undefined when it had
  * already ended.
  */
@@ -399,14 +388,9 @@ export async function endSession(
   sessionId: string,
 ): Promise<{ endedAt: Date; exportTeamId: string | null } | undefined> {
   return db.transaction().execute(async (trx) => {
-    const ended = await trx
-      .updateTable('tracking_sessions')
-      .set({ status: 'ended', ended_at: sql<Date>`now()` })
-      .where('id', '=', sessionId)
-      .where('status', '=', 'active')
-      .returning(['ended_at', 'team_id'])
-      .executeTakeFirst();
-    if (!ended?.ended_at) return undefined;
+    const step = await advanceSessionIn(trx, sessionId, { type: 'END', at: Date.now() });
+    if (!step?.taken || !step.endedAt) return undefined;
+    const ended = { ended_at: step.endedAt, team_id: step.teamId };
     await trx
       .updateTable('connection_tokens')
       .set({ revoked_at: sql<Date>`now()` })
@@ -481,7 +465,7 @@ export async function findRejoinableSession(
       'c.phone_number',
       'c.language',
     ])
-    .where('s.created_by', '=', userId)
+    .where('s.dispatcher_id', '=', userId)
     .where('s.status', '=', 'active')
     .where((eb) =>
       eb.or([

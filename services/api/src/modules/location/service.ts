@@ -22,6 +22,7 @@ import type { RealtimeContext } from '../realtime/context';
 import type { RealtimeHub } from '../realtime/hub';
 import { publishServerFix, publishSessionEvent } from '../realtime/session-publisher';
 import { requireLocatingAllowed, type LocatingProfile } from './access';
+import { advanceSession, mayRejoin } from './lifecycle';
 import { untextableMessage, untextableReason } from '../sms/number-type';
 import { SmsRateLimiter } from '../sms/rate-limit';
 import { insertSignedInDispatcherToken } from '../sessions/repo';
@@ -45,7 +46,6 @@ import {
   insertLookup,
   isOptedOut,
   markLookupTimedOut,
-  recordRequestOutcome,
   addCallers,
   type CallerRow,
   type SessionRow,
@@ -180,13 +180,15 @@ export async function requestLocation(
 ): Promise<{ uuid: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
   await requireLocatingAllowed(deps, principal);
+  // The session-lifecycle machine: looking up, unless it ended meanwhile.
+  await advanceOrEnded(deps, session.id, { type: 'LOOKUP_STARTED', at: Date.now() });
   const team = await sessionTeam(deps, session);
   const fail = async (
     code: LookupFailure | 'lookup-unavailable-no-team' | 'lookup-unavailable-not-active',
     status: number,
     message: string,
   ): Promise<never> => {
-    await recordRequestOutcome(deps.db, session.id, { requestError: code });
+    await advanceSession(deps.db, session.id, { type: 'LOOKUP_FAILED', code, at: Date.now() });
     throw new ApiError(status, code, message);
   };
   if (!team)
@@ -232,10 +234,7 @@ export async function requestLocation(
       dateTimeCaptured: (lookup.capturedAt ?? new Date()).toISOString(),
     };
     await publishServerFix(deps.realtime, { sessionId: session.id, callerId: caller.id }, location);
-    await recordRequestOutcome(deps.db, session.id, {
-      locationType: 'RAPID_SOS',
-      requestError: null,
-    });
+    await advanceSession(deps.db, session.id, { type: 'LOOKUP_FOUND', at: Date.now() });
     return { uuid: lookupId };
   }
   const code: LookupFailure =
@@ -305,7 +304,8 @@ async function textCaller(
 ): Promise<TextOutcome> {
   const target = { sessionId: session.id, callerId: caller.id };
   if (await isOptedOut(deps.db, caller.phoneNumber)) {
-    await recordRequestOutcome(deps.db, session.id, { requestError: 'sms-opted-out' });
+    const optedOut = { type: 'TEXT_FAILED', code: 'sms-opted-out', at: Date.now() } as const;
+    await advanceSession(deps.db, session.id, optedOut);
     return { status: 'opted-out', smsId: null };
   }
   const link = newToken();
@@ -324,11 +324,8 @@ async function textCaller(
     body,
   });
   if (!smsId) throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  // Writing the text told the session-lifecycle machine (TEXT_QUEUED, in the same transaction).
   await auditText(deps, session, caller, by, { smsId, kind: 'location-link', language });
-  await recordRequestOutcome(deps.db, session.id, {
-    locationType: 'TEXT_MESSAGE',
-    requestError: null,
-  });
   return sendText(deps, target, smsId);
 }
 
@@ -371,10 +368,34 @@ async function sendText(
       .waitFor('smsSend', smsId, smsLateOutcomeMs)
       .then(() => reportSmsOutcome(deps, target, smsId))
       .catch((error: unknown) => deps.log.error({ err: error }, 'late SMS outcome not reported'));
+    await textOut(deps, target.sessionId);
     return { status: 'queued', smsId };
   }
   const status = await reportSmsOutcome(deps, target, smsId);
+  if (status !== 'failed' && status !== 'opted-out') await textOut(deps, target.sessionId);
   return { status: status === 'delivered' ? 'sent' : status, smsId };
+}
+
+/**
+ * The text is out of our hands (sent, or the provider still retrying): the session waits for
+ * the caller. The machine refuses it for a text that carries no link (nothing was queued) or
+ * once the session has ended; either way nothing changes.
+ */
+async function textOut(deps: TrackingDeps, sessionId: string): Promise<void> {
+  await advanceSession(deps.db, sessionId, { type: 'TEXT_SENT', at: Date.now() });
+}
+
+/**
+ * Runs an event that starts something on the session; a refusal means that the session has
+ * ended since it was read (409, as for a session read as ended).
+ */
+async function advanceOrEnded(
+  deps: TrackingDeps,
+  sessionId: string,
+  event: Parameters<typeof advanceSession>[2],
+): Promise<void> {
+  const step = await advanceSession(deps.db, sessionId, event);
+  if (!step?.taken) throw new ApiError(409, 'conflict', 'This tracking session has ended.');
 }
 
 /**
@@ -547,8 +568,10 @@ async function reportSmsOutcome(
   const sms = await findSmsStatus(deps.db, smsId);
   if (sms?.status === 'failed' || sms?.status === 'undelivered') {
     const optedOut = sms.error === 'opted-out';
-    await recordRequestOutcome(deps.db, target.sessionId, {
-      requestError: optedOut ? 'sms-opted-out' : 'sms-failed',
+    await advanceSession(deps.db, target.sessionId, {
+      type: 'TEXT_FAILED',
+      code: optedOut ? 'sms-opted-out' : 'sms-failed',
+      at: Date.now(),
     });
     await publishSessionEvent(deps.realtime, target, 'sms-status', { status: 'failed' });
     return optedOut ? 'opted-out' : 'failed';
@@ -625,7 +648,8 @@ export async function activeSession(
   // A rejoin hands out a fresh socket token: the caller's positions, so locating.
   await requireLocatingAllowed(deps, principal);
   const found = await findRejoinableSession(deps.db, principal.userId, rejoinWithinSeconds);
-  if (!found) return null;
+  // The session-lifecycle machine decides whether it may still be rejoined (not ended).
+  if (!found || !(await mayRejoin(deps.db, found.id))) return null;
   const token = newToken();
   // This sign-in's token: its sign-out ends it, and none is issued once it was signed out.
   const issued = await insertSignedInDispatcherToken(deps.db, {

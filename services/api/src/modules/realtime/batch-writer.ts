@@ -1,5 +1,6 @@
 import type { Database } from '@locus/db';
 import type { FastifyBaseLogger } from 'fastify';
+import { noteFixesStored } from '../location/lifecycle';
 import { insertEvents, insertFixes, touchSessions, type EventRow, type FixRow } from './repo';
 
 export interface BatchWriterOptions {
@@ -120,6 +121,8 @@ export class BatchWriter {
           ...events.map((row) => row.sessionId),
         ]);
         await touchSessions(trx, [...sessions], new Date());
+        // A session's first stored fix moves its lifecycle to sharing (the machine decides).
+        await noteFixesStored(trx, [...new Set(fixes.map((row) => row.sessionId))]);
       });
       this.failures = 0;
       this.written.fixes += fixes.length;

@@ -7,6 +7,8 @@ import {
 } from '@locus/contract';
 import type { RawData, WebSocket } from 'ws';
 import { zodIssues } from '../../http/errors';
+import { CallerChatFeed } from '../chat/caller-feed';
+import { ChatSender } from '../chat/sender';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { checkFix } from './fix-validation';
@@ -33,6 +35,9 @@ export class CallerConnection {
   private halted = false;
   /** `rate-limited` answers since the allowance was last full (see `rateLimited`). */
   private rateLimitedFrames = 0;
+  /** Chat with the dispatcher (modules/chat): this caller's messages, and its chat events. */
+  private readonly chat: ChatSender | undefined;
+  private readonly chatFeed: CallerChatFeed | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -41,6 +46,23 @@ export class CallerConnection {
   ) {
     this.tokens = context.config.CALLER_EVENT_BURST;
     context.metrics.sockets.inc({ kind: 'caller' });
+    if (context.chat) {
+      const send = (data: Buffer | string) => {
+        if (!this.closed) this.ws.send(data, { binary: false });
+      };
+      this.chat = new ChatSender(
+        context.chat,
+        { from: 'caller', ...grant },
+        context.chat.buckets.of(`caller:${grant.callerId}`),
+        {
+          send: (event, data) => send(frame(event, data)),
+          flood: () => this.halt('rate-limited', 'Too many chat messages.'),
+        },
+      );
+      this.chatFeed = new CallerChatFeed(context, grant, send, () =>
+        this.halt('service-unavailable', 'The chat could not be loaded; reconnect to try again.'),
+      );
+    }
     ws.on('message', (data, isBinary) => this.enqueue(() => this.onMessage(data, isBinary)));
     ws.on('close', () => this.onClose());
     ws.on('error', () => undefined);
@@ -227,6 +249,20 @@ export class CallerConnection {
         });
         return;
       }
+      case 'chat':
+        // Apart from the fixes' queue: a message waiting for its translation holds no fix back.
+        if (!this.chat) return this.reject('unknown-event', `Unknown event "${event}".`);
+        this.chat.receive(payload);
+        return;
+      case 'chat-join': {
+        const body = callerClientEvents['chat-join'].safeParse(payload);
+        if (!body.success)
+          return this.reject('invalid-frame', 'Invalid chat-join.', zodIssues(body.error));
+        if (!this.chatFeed || this.chatFeed.joined)
+          return this.reject('invalid-frame', 'This socket has already joined the chat.');
+        void this.chatFeed.join(body.data.lastSeq);
+        return;
+      }
       default:
         return this.reject('unknown-event', `Unknown event "${event}".`);
     }
@@ -323,6 +359,7 @@ export class CallerConnection {
   private onClose(): void {
     if (this.closed) return;
     this.closed = true;
+    this.chatFeed?.close();
     this.context.metrics.sockets.dec({ kind: 'caller' });
     this.enqueue(() =>
       this.publish('caller-connected', { connected: false }).then(() => undefined),

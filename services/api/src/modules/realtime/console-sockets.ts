@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { ConsoleTickets } from '../broadcasts/console-tickets';
+import { ConsoleUsers } from '../case-transfer/console-users';
 import { currentBroadcasts, liveSignIns } from '../broadcasts/repo';
 import { inScope, revocationMessages, type UserRevoked } from '../sessions/revocation';
 import type { Metrics } from '../../platform/metrics';
@@ -20,6 +21,8 @@ export interface ConsoleSocketsDeps {
   tickets: ConsoleTickets;
   /** The control channel on which any instance says that the current broadcasts changed. */
   broadcastsChannel: string;
+  /** Presence and per-user delivery (case transfers), across instances. */
+  users?: ConsoleUsers;
 }
 
 /** How long after a failed re-read of the broadcasts the next one is tried. */
@@ -67,6 +70,41 @@ export class ConsoleSockets {
       this.deps.broadcastsChannel,
       () => this.refresh(),
       () => this.refresh(),
+    );
+    const { users } = this.deps;
+    if (users) {
+      // A frame for one user (a case transfer): their consoles here get it.
+      await this.deps.fanout.control(users.channel, (message) => {
+        const parsed = ConsoleUsers.parse(message);
+        if (parsed) this.sendToUser(parsed.userId, parsed.frame);
+      });
+      users.startHeartbeat(
+        () => this.userIds(),
+        (error) => this.deps.log.error({ err: error }, 'console presence not refreshed'),
+      );
+    }
+  }
+
+  /** The users with a console open on this instance. */
+  userIds(): Set<string> {
+    return new Set([...this.connections].map((connection) => connection.userId));
+  }
+
+  sendToUser(userId: string, frame: string): void {
+    for (const connection of this.connections) {
+      if (connection.userId === userId) connection.send(frame);
+    }
+  }
+
+  /** Presence: this instance holds (or no longer holds) a console of the user. */
+  private present(userId: string, open: boolean): void {
+    const { users } = this.deps;
+    // Shutting down: `close` took this instance's presence off already.
+    if (!users || this.closing) return;
+    const still = [...this.connections].some((connection) => connection.userId === userId);
+    const done = open || still ? users.here([userId]) : users.gone(userId);
+    done.catch((error: unknown) =>
+      this.deps.log.error({ err: error }, 'console presence not recorded'),
     );
   }
 
@@ -154,8 +192,10 @@ export class ConsoleSockets {
           }
           const connection = new ConsoleConnection(ws, grant, this.deps.metrics);
           this.connections.add(connection);
+          this.present(connection.userId, true);
           ws.once('close', () => {
             this.connections.delete(connection);
+            this.present(connection.userId, false);
             if (this.connections.size === 0) this.whenEmpty?.();
           });
           void this.greet(connection);
@@ -199,6 +239,7 @@ export class ConsoleSockets {
     this.closing = true;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    await this.deps.users?.stop(this.userIds());
     for (const connection of this.connections) {
       connection.close(closeCodes.goingAway, 'server-restarting');
     }

@@ -2,6 +2,7 @@ import type { Database } from '@locus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../../config';
 import type { Metrics } from '../../platform/metrics';
+import type { ChatService } from '../chat/service';
 import type { BatchWriter } from './batch-writer';
 import type { Fanout } from './fanout';
 import type { Sequencer } from './sequencer';
@@ -18,4 +19,6 @@ export interface RealtimeContext {
   sequencer: Sequencer;
   fanout: Fanout;
   writer: BatchWriter;
+  /** Chat with the caller (issue 12): set once the instance has built it (app.ts). */
+  chat?: ChatService;
 }

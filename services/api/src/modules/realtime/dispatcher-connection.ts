@@ -6,6 +6,7 @@ import type { RealtimeContext } from './context';
 import { errorFrame, frame } from './frames';
 import { replaySince } from './replay';
 import { zodIssues } from '../../http/errors';
+import { ChatSender } from '../chat/sender';
 
 type Pending = { frame: Buffer | string; seq: number };
 
@@ -27,6 +28,13 @@ export class DispatcherConnection {
   private channel: string | undefined;
   /** Frames refused so far: a console sends one `join`, so a stream of refusals is abuse. */
   private refusedFrames = 0;
+  /** This socket's chat messages, from its first one. */
+  private chat: ChatSender | undefined;
+  /**
+   * Whether the newest `case-transfer` (accepted) this socket wrote gave the case to someone
+   * else: the socket then closes with 4412 right after writing it (see `closeIfTransferred`).
+   */
+  private transferredAway = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -89,6 +97,29 @@ export class DispatcherConnection {
     return Promise.resolve();
   }
 
+  /**
+   * Notes a `case-transfer` accepted frame this socket just wrote. Only the newest one counts: a
+   * case handed away and back later replays both, and its dispatcher stays.
+   */
+  private noteSent(frameBytes: Buffer | string): void {
+    if (this.grant.userId === null) return;
+    const text = typeof frameBytes === 'string' ? frameBytes : frameBytes.toString();
+    if (!text.startsWith('{"event":"case-transfer"')) return;
+    const { data } = JSON.parse(text) as { data: { status?: string; to?: { id?: string } } };
+    if (data.status === 'accepted') this.transferredAway = data.to?.id !== this.grant.userId;
+  }
+
+  /**
+   * The case moved to a colleague: close with 4412 (`transferred`), after the event was written,
+   * so the console always learns why before the close. Its tokens for the session were revoked
+   * with the transfer, so it cannot rejoin.
+   */
+  private closeIfTransferred(): void {
+    if (!this.transferredAway || this.isClosed()) return;
+    this.onClose();
+    this.ws.close(closeCodes.transferred, 'transferred');
+  }
+
   private reject(
     error: Parameters<typeof errorFrame>[0],
     message: string,
@@ -118,6 +149,7 @@ export class DispatcherConnection {
     const outer = Frame.safeParse(parsed);
     if (!outer.success)
       return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
+    if (outer.data.event === 'chat' && this.context.chat) return this.onChat(outer.data.data);
     if (outer.data.event !== 'join')
       return this.reject('unknown-event', `Unknown event "${outer.data.event}".`);
     const join = dispatcherClientEvents.join.safeParse(outer.data.data);
@@ -130,6 +162,35 @@ export class DispatcherConnection {
       return this.ws.close(closeCodes.notFound, 'not-found');
     }
     await this.join(join.data.lastSeq ?? 0);
+  }
+
+  /**
+   * A chat message to a caller of the joined session (see modules/chat/sender.ts). Its refusals
+   * are `chat-ack`s and do not count toward the refused frames that close a socket: a dispatcher
+   * who types fast is not an abuser. A flood past every `rate-limited` answer closes it.
+   */
+  private onChat(payload: unknown): void {
+    if (this.state === 'awaiting-join')
+      return this.reject('not-joined', 'Join the session before chatting.');
+    this.chat ??= new ChatSender(
+      this.context.chat!,
+      { from: 'dispatcher', sessionId: this.grant.sessionId, userId: this.grant.userId },
+      this.context.chat!.buckets.of(
+        this.grant.userId && `dispatcher:${this.grant.userId}:${this.grant.sessionId}`,
+      ),
+      {
+        send: (event, data) => {
+          if (!this.isClosed()) this.ws.send(frame(event, data));
+        },
+        flood: () => {
+          if (this.isClosed()) return;
+          this.ws.send(errorFrame('rate-limited', 'Too many chat messages.'));
+          this.onClose();
+          this.ws.close(closeCodes.policyViolation, 'rate-limited');
+        },
+      },
+    );
+    this.chat.receive(payload);
   }
 
   private async join(lastSeq: number): Promise<void> {
@@ -165,6 +226,7 @@ export class DispatcherConnection {
     } while (this.catchUpAgain && !this.isClosed());
     const held = this.heldDuringCatchUp.splice(0).sort((a, b) => a.seq - b.seq);
     for (const item of held) void this.sendInOrder(item.frame, item.seq, false);
+    this.closeIfTransferred();
     if (this.isClosed()) return replayed;
     this.state = 'live';
     this.context.metrics.replayed.inc(replayed);
@@ -196,6 +258,7 @@ export class DispatcherConnection {
     if (seq <= this.lastSent || this.isClosed()) return Promise.resolve();
     this.ws.send(frameBytes, { binary: false });
     this.lastSent = seq;
+    this.noteSent(frameBytes);
     if (replaying && this.isBackedUp()) {
       return new Promise((resolve) => {
         this.socket.once('drain', resolve);
@@ -226,6 +289,8 @@ export class DispatcherConnection {
       }
       this.ws.send(frameBytes, { binary: false });
       this.lastSent = seq;
+      this.noteSent(frameBytes);
+      this.closeIfTransferred();
     },
     resync: (): void => {
       if (this.state === 'catching-up') this.catchUpAgain = true;
@@ -251,7 +316,9 @@ export class DispatcherConnection {
       if (item.seq <= this.lastSent || this.state !== 'live') continue;
       this.ws.send(item.frame, { binary: false });
       this.lastSent = item.seq;
+      this.noteSent(item.frame);
     }
+    this.closeIfTransferred();
   };
 
   private onClose(): void {

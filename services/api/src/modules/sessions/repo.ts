@@ -17,7 +17,12 @@ export async function insertSession(
 ): Promise<string> {
   const row = await db
     .insertInto('tracking_sessions')
-    .values({ team_id: session.teamId, created_by: session.createdBy })
+    // Whoever opens a session runs it, until a case transfer moves it (`dispatcher_id`).
+    .values({
+      team_id: session.teamId,
+      created_by: session.createdBy,
+      dispatcher_id: session.createdBy,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -9,13 +9,16 @@ export async function findPendingExport(db: Database, sessionId: string) {
     .executeTakeFirst();
 }
 
-/** Every fix of the session, oldest first, with its number and dispatcher. */
+/**
+ * Every fix of the session, oldest first, with its number and dispatcher: the one who ran it at
+ * the end (`dispatcher_id`, after any case transfer).
+ */
 export async function exportFixes(db: Database, sessionId: string) {
   return db
     .selectFrom('location_fixes as f')
     .innerJoin('session_callers as c', 'c.id', 'f.caller_id')
     .innerJoin('tracking_sessions as s', 's.id', 'f.session_id')
-    .leftJoin('users as u', 'u.id', 's.created_by')
+    .leftJoin('users as u', 'u.id', 's.dispatcher_id')
     .select([
       'u.first_name',
       'u.last_name',
@@ -44,4 +47,33 @@ export async function markExported(
     .set({ file_name: file.fileName, storage_key: file.storageKey, stored_at: sql<Date>`now()` })
     .where('session_id', '=', sessionId)
     .execute();
+}
+
+/** The session's chat (issue 12), oldest first, with each caller's number and the team's zone. */
+export async function exportChat(db: Database, sessionId: string) {
+  const team = await db
+    .selectFrom('tracking_sessions as s')
+    .leftJoin('teams as t', 't.id', 's.team_id')
+    .select(['t.team_name', 't.time_zone'])
+    .where('s.id', '=', sessionId)
+    .executeTakeFirst();
+  const messages = await db
+    .selectFrom('chat_messages as m')
+    .innerJoin('session_callers as c', 'c.id', 'm.caller_id')
+    .select([
+      'm.sent_at',
+      'm.sender',
+      'm.sender_name',
+      'c.phone_number',
+      'm.body',
+      'm.language',
+      'm.translation_language',
+      'm.translation_text',
+      'm.translation_status',
+    ])
+    .where('m.session_id', '=', sessionId)
+    .where('m.seq', '>', 0)
+    .orderBy('m.seq')
+    .execute();
+  return { teamName: team?.team_name ?? null, timeZone: team?.time_zone ?? 'UTC', messages };
 }

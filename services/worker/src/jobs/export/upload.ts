@@ -1,6 +1,12 @@
-import type { ExportRow, JobPayload } from '@locus/contract';
+import {
+  chatTranscriptFileName,
+  chatTranscriptText,
+  type ExportRow,
+  type JobPayload,
+  type SmsLanguage,
+} from '@locus/contract';
 import type { JobContext } from '../../processor';
-import { exportFixes, findPendingExport, markExported } from './repo';
+import { exportChat, exportFixes, findPendingExport, markExported } from './repo';
 
 const round = (value: number, decimals: number) =>
   Math.round(value * 10 ** decimals) / 10 ** decimals;
@@ -37,6 +43,7 @@ export async function exportUpload(
 ): Promise<{ fileName: string | null }> {
   const pending = await findPendingExport(db, payload.sessionId);
   if (!pending) return { fileName: null };
+  await exportChatTranscript({ db, storage }, payload.sessionId, pending.team_id);
   const fixes = await exportFixes(db, payload.sessionId);
   const first = fixes[0];
   if (!first) {
@@ -48,4 +55,37 @@ export async function exportUpload(
   await storage.put(storageKey, JSON.stringify(fixes.map(exportRow)), 'application/json');
   await markExported(db, payload.sessionId, { fileName, storageKey });
   return { fileName };
+}
+
+/**
+ * The chat is part of the export (issue 12): a session that had one gets its transcript beside
+ * the JSON, `<team>/<session>/chat_<number>_<first message time>.txt`, the same text as Download
+ * Chat (the formatting lives in the contract).
+ */
+async function exportChatTranscript(
+  { db, storage }: Pick<JobContext, 'db' | 'storage'>,
+  sessionId: string,
+  teamId: string,
+): Promise<void> {
+  const chat = await exportChat(db, sessionId);
+  const first = chat.messages[0];
+  if (!first) return;
+  const text = chatTranscriptText({
+    sessionId,
+    teamName: chat.teamName,
+    timeZone: chat.timeZone,
+    messages: chat.messages.map((row) => ({
+      sentAt: row.sent_at,
+      from: row.sender as 'dispatcher' | 'caller',
+      senderName: row.sender_name,
+      callerPhone: row.phone_number,
+      text: row.body,
+      language: row.language as SmsLanguage,
+      translationLanguage: row.translation_language as SmsLanguage | null,
+      translationText: row.translation_text,
+      translationStatus: row.translation_status,
+    })),
+  });
+  const fileName = chatTranscriptFileName(first.phone_number, first.sent_at);
+  await storage.put(`${teamId}/${sessionId}/${fileName}`, text, 'text/plain; charset=utf-8');
 }
