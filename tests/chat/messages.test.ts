@@ -347,6 +347,31 @@ describe('bad input', () => {
   });
 });
 
+describe('storage out of reach', () => {
+  it('refuses a message it cannot store, with an error the sender sees, announces nothing, and stores the resend once', async () => {
+    const session = await openedChat('+12025550192');
+    const clientId = randomUUID();
+    // The chat's table out of reach, as when Postgres is down for it.
+    await sql`alter table chat_messages rename to chat_messages_away`.execute(stack.database.db);
+    let refused: ReceivedFrame;
+    try {
+      refused = await toCaller(session, 'lost?', clientId);
+    } finally {
+      await sql`alter table chat_messages_away rename to chat_messages`.execute(stack.database.db);
+    }
+    expect(refused.data).toMatchObject({ outcome: 'refused', clientId });
+    expect((await session.dispatcher.next((frame) => frame.event === 'error')).data.error).toBe(
+      'service-unavailable',
+    );
+    const resent = await toCaller(session, 'lost?', clientId);
+    expect(resent.data.outcome).toBe('stored');
+    await session.caller.next(messageWith('lost?'));
+    expect(texts(session.caller)).toEqual(['lost?']);
+    expect((await storedMessages(session.request.uuid)).map((row) => row.body)).toEqual(['lost?']);
+    expect(session.dispatcher.closeCode).toBeUndefined();
+  });
+});
+
 describe('translation', () => {
   it("translates into the reader's language, sends the original after the deadline, and translates quick replies from the catalogue", async () => {
     const fake = new FakeTranslator([

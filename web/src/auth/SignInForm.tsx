@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SignInBody } from '@locus/contract';
+import { selectLockoutState } from '@locus/machines/authentication';
 import {
   Alert,
   Anchor,
@@ -49,7 +50,8 @@ export function SignInFormFields({
     (token: string | undefined) => form.setValue('captchaToken', token),
     [form],
   );
-  const locked = errorCode(submit.error) === 'account-locked';
+  // The lockout machine's state, in the names the API's sign-in service decides it by.
+  const locked = selectLockoutState({ code: errorCode(submit.error) }) === 'locked';
 
   if (submit.secondFactor) return <SecondFactorStep flow={submit.secondFactor} />;
   return (

@@ -109,3 +109,63 @@ describe('how long fixes have waited for the server (the offer to text them)', (
     socket.close();
   });
 });
+
+describe('the chat on the caller socket', () => {
+  it('joins after every open from the last seq seen, and resends what was not stored', async () => {
+    const queue = FixQueue.open('link-chat', noStore);
+    await queue.ready;
+    const sockets: FakeWebSocket[] = [];
+    const socket = new CallerSocket(
+      'ws://test',
+      queue,
+      {
+        onConnection: () => undefined,
+        onEnded: () => undefined,
+        onRevoked: () => undefined,
+        onQueue: () => undefined,
+        onRefused: () => undefined,
+      },
+      () => true,
+      {
+        createSocket: () => {
+          const ws = new FakeWebSocket();
+          sockets.push(ws);
+          return ws as unknown as WebSocket;
+        },
+      },
+    );
+    let lastSeq = 0;
+    const unsent = [{ clientId: '00000000-0000-4000-8000-000000000009', text: 'hola' }];
+    const frames: string[] = [];
+    socket.attachChat({
+      lastSeq: () => lastSeq,
+      unsent: () => unsent,
+      onFrame: (frame) => frames.push(frame.event),
+    });
+    socket.connect();
+    // Before the socket opens nothing can be sent: the message waits for the join.
+    expect(socket.sendChat(unsent[0]!.clientId, 'hola')).toBe(false);
+    sockets[0]!.open();
+    expect(sockets[0]!.sent.map((frame) => frame.event)).toEqual([
+      'tab-focus',
+      'chat-join',
+      'chat',
+    ]);
+    expect(sockets[0]!.sent[1]!.data).toEqual({ lastSeq: 0 });
+    sockets[0]!.answer({
+      event: 'chat-opened',
+      data: { seq: 4, sessionId: unsent[0]!.clientId, callerId: unsent[0]!.clientId },
+    });
+    expect(frames).toEqual(['chat-opened']);
+
+    lastSeq = 4;
+    sockets[0]!.onclose?.({ code: 1006 });
+    socket.reconnectNow();
+    sockets[1]!.open();
+    expect(sockets[1]!.sent.filter((frame) => frame.event.startsWith('chat'))).toEqual([
+      { event: 'chat-join', data: { lastSeq: 4 } },
+      { event: 'chat', data: { clientId: unsent[0]!.clientId, text: 'hola' } },
+    ]);
+    socket.close();
+  });
+});

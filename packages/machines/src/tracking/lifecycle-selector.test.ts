@@ -37,7 +37,7 @@ describe('the tracking machine read in the session-lifecycle names', () => {
           startStream: fromPromise(() => started.promise),
           lookup: fromPromise(() => lookedUp.promise),
           requestSms: fromPromise(() => texted.promise),
-          endTracking: fromPromise(async () => undefined),
+          endTracking: fromPromise<void, { connectionRequestUuid: string | null }>(async () => {}),
         },
         actions: { openSocket: () => undefined, closeSocket: () => undefined },
       }),

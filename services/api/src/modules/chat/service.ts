@@ -269,6 +269,7 @@ export class ChatService {
       return { outcome: { translation: null, status: 'not-translated' } };
     const abort = new AbortController();
     const giveUp = setTimeout(() => abort.abort(), translationGiveUpMs);
+    giveUp.unref();
     const answer: Promise<Outcome> = new Promise<Outcome>((resolve) => {
       abort.signal.addEventListener('abort', () =>
         resolve({ translation: null, status: 'not-translated' }),

@@ -239,7 +239,8 @@ export class ConsoleSockets {
     this.closing = true;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    await this.deps.users?.stop(this.userIds());
+    // Not awaited: with Redis unreachable, shutdown must not wait on it (members age out anyway).
+    void this.deps.users?.stop(this.userIds());
     for (const connection of this.connections) {
       connection.close(closeCodes.goingAway, 'server-restarting');
     }
