@@ -131,79 +131,52 @@ const promptOf = (page: Page) => page.getByRole('dialog', { name: 'Case transfer
 
 describe('case transfer', { timeout: 400_000 }, () => {
   it('moves a live case to a colleague on another page, with its history and later fixes', async () => {
-    console.log('DBG 1', new Date().toISOString()); // DBG
     const number = '+12025550181';
-    console.log('DBG 2', new Date().toISOString()); // DBG
     const { dispatcher, caller } = await liveCase(number);
     // Devon works elsewhere in the app.
-    console.log('DBG 3', new Date().toISOString()); // DBG
     const colleague = await opened(dispatcherPage(DISPATCHER_2));
-    console.log('DBG 4', new Date().toISOString()); // DBG
     await colleague.page.goto(`${env.api.url}/training`);
 
-    console.log('DBG 5', new Date().toISOString()); // DBG
     await move(caller);
-    console.log('DBG 6', new Date().toISOString()); // DBG
     await expect.poll(() => fixCount(dispatcher.page), { timeout: 10_000 }).toBe(2);
     // A chat message before the handover travels with the case.
-    console.log('DBG 7', new Date().toISOString()); // DBG
     await dispatcher.page.getByRole('button', { name: 'Chat with caller' }).click();
-    console.log('DBG 8', new Date().toISOString()); // DBG
     const input = chatPanel(dispatcher.page).getByRole('textbox', {
       name: 'Message to the caller',
     });
-    console.log('DBG 9', new Date().toISOString()); // DBG
     await input.fill(CHAT_LINE);
-    console.log('DBG 10', new Date().toISOString()); // DBG
     await input.press('Enter');
-    console.log('DBG 11', new Date().toISOString()); // DBG
     await chatMessage(dispatcher.page, CHAT_LINE).waitFor();
 
-    console.log('DBG 12', new Date().toISOString()); // DBG
     await offerToDevon(dispatcher.page, number, { checkAccessible: true });
 
-    console.log('DBG 13', new Date().toISOString()); // DBG
     const prompt = promptOf(colleague.page);
-    console.log('DBG 14', new Date().toISOString()); // DBG
     await prompt.getByText(`${DANA} wants to transfer the case for ${number} to you`).waitFor();
-    console.log('DBG 15', new Date().toISOString()); // DBG
     await prompt.getByText(/\d+ seconds left to answer/).waitFor();
     // Focus is on Accept, so a keyboard user answers at once.
-    console.log('DBG 16', new Date().toISOString()); // DBG
     await expect
       .poll(() => colleague.page.evaluate(() => document.activeElement?.textContent ?? ''))
       .toBe('Accept');
-    console.log('DBG 17', new Date().toISOString()); // DBG
     await expectAccessible(colleague.page, 'the case-transfer prompt', MODAL);
-    console.log('DBG 18', new Date().toISOString()); // DBG
     await prompt.getByRole('button', { name: 'Accept' }).click();
 
     // Devon's dashboard opens the case with its whole history: both fixes, and the log.
-    console.log('DBG 19', new Date().toISOString()); // DBG
     await colleague.page.waitForURL(/\/dashboard$/);
-    console.log('DBG 20', new Date().toISOString()); // DBG
     await colleague.page.getByTitle(`Caller ${number}`).waitFor();
-    console.log('DBG 21', new Date().toISOString()); // DBG
     await expect.poll(() => fixCount(colleague.page), { timeout: 10_000 }).toBe(2);
-    console.log('DBG 22', new Date().toISOString()); // DBG
     await expect
       .poll(() => logText(colleague.page), { timeout: 10_000 })
       .toContain(`Transferred to ${DEVON}`);
     expect(await logText(colleague.page)).toContain('Caller connected');
-    console.log('DBG 23', new Date().toISOString()); // DBG
     await colleague.page.getByRole('button', { name: 'End Tracking' }).waitFor();
-    console.log('DBG 24', new Date().toISOString()); // DBG
     await colleague.page.getByRole('button', { name: /Chat with caller/ }).click();
-    console.log('DBG 25', new Date().toISOString()); // DBG
     await chatMessage(colleague.page, CHAT_LINE).waitFor();
 
     // Dana's view says where the case went and acts on nothing.
-    console.log('DBG 26', new Date().toISOString()); // DBG
     await dispatcher.page
       .getByRole('banner')
       .getByText(`Transferred to ${DEVON}`)
       .waitFor({ timeout: 10_000 });
-    console.log('DBG 27', new Date().toISOString()); // DBG
     await dispatcher.page.getByTestId('transferred-notice').waitFor();
     expect(await dispatcher.page.getByRole('button', { name: 'End Tracking' }).count()).toBe(0);
     expect(await dispatcher.page.getByRole('button', { name: 'Transfer case' }).count()).toBe(0);
@@ -213,101 +186,67 @@ describe('case transfer', { timeout: 400_000 }, () => {
     expect(await logText(dispatcher.page)).toContain(`Transferred to ${DEVON}`);
 
     // The caller noticed nothing; their next fix reaches Devon, and only Devon.
-    console.log('DBG 28', new Date().toISOString()); // DBG
     await move(caller);
-    console.log('DBG 29', new Date().toISOString()); // DBG
     await expect.poll(() => fixCount(colleague.page), { timeout: 10_000 }).toBe(3);
     expect(await fixCount(dispatcher.page)).toBe(2);
     // Closing 4412 is not a lost connection: no reconnecting, no error.
     expect(await dispatcher.page.getByText(/Reconnect/).count()).toBe(0);
 
     // Dana goes back to an empty dashboard; the case goes on with Devon.
-    console.log('DBG 30', new Date().toISOString()); // DBG
     await dispatcher.page.getByRole('button', { name: 'Close case' }).click();
-    console.log('DBG 31', new Date().toISOString()); // DBG
     await dispatcher.page.getByRole('button', { name: 'Locate' }).waitFor();
-    console.log('DBG 32', new Date().toISOString()); // DBG
     await move(caller);
-    console.log('DBG 33', new Date().toISOString()); // DBG
     await expect.poll(() => fixCount(colleague.page), { timeout: 10_000 }).toBe(4);
   });
 
   it('keeps the case with dispatcher 1 when the colleague denies, the offer is cancelled, or it expires', async () => {
-    console.log('DBG 34', new Date().toISOString()); // DBG
     const number = '+12025550182';
-    console.log('DBG 35', new Date().toISOString()); // DBG
     const { dispatcher, caller } = await liveCase(number);
-    console.log('DBG 36', new Date().toISOString()); // DBG
     const colleague = await opened(dispatcherPage(DISPATCHER_2));
-    console.log('DBG 37', new Date().toISOString()); // DBG
     const prompt = promptOf(colleague.page);
 
     // Deny.
-    console.log('DBG 38', new Date().toISOString()); // DBG
     let picker = await offerToDevon(dispatcher.page, number);
-    console.log('DBG 39', new Date().toISOString()); // DBG
     await prompt.getByRole('button', { name: 'Deny' }).click();
-    console.log('DBG 40', new Date().toISOString()); // DBG
     await prompt.waitFor({ state: 'detached' });
-    console.log('DBG 41', new Date().toISOString()); // DBG
     await picker.getByText(`${DEVON} declined. The case stays with you.`).waitFor();
-    console.log('DBG 42', new Date().toISOString()); // DBG
     await expect
       .poll(() => logText(dispatcher.page), { timeout: 10_000 })
       .toContain(`Transfer declined by ${DEVON}`);
-    console.log('DBG 43', new Date().toISOString()); // DBG
     await move(caller);
-    console.log('DBG 44', new Date().toISOString()); // DBG
     await expect.poll(() => fixCount(dispatcher.page), { timeout: 10_000 }).toBe(2);
 
     // Cancelled by dispatcher 1: Devon's prompt goes, with a short notice.
-    console.log('DBG 45', new Date().toISOString()); // DBG
     await picker.getByRole('button', { name: `Offer the case to ${DEVON} (Available)` }).click();
-    console.log('DBG 46', new Date().toISOString()); // DBG
     await picker.getByText(`Waiting for ${DEVON} to answer…`).waitFor();
-    console.log('DBG 47', new Date().toISOString()); // DBG
     await prompt.waitFor();
-    console.log('DBG 48', new Date().toISOString()); // DBG
     await picker.getByRole('button', { name: 'Cancel transfer' }).click();
-    console.log('DBG 49', new Date().toISOString()); // DBG
     await picker.getByText(`You cancelled the transfer to ${DEVON}`).waitFor();
-    console.log('DBG 50', new Date().toISOString()); // DBG
     await prompt.waitFor({ state: 'detached' });
-    console.log('DBG 51', new Date().toISOString()); // DBG
     await colleague.page
       .getByTestId('case-transfer-notice')
       .getByText(`${DANA} withdrew the transfer`)
       .waitFor();
 
     // Nobody answers: the offer expires on both sides.
-    console.log('DBG 52', new Date().toISOString()); // DBG
     await picker.getByRole('button', { name: 'Close' }).click();
-    console.log('DBG 53', new Date().toISOString()); // DBG
     picker = await offerToDevon(dispatcher.page, number);
-    console.log('DBG 54', new Date().toISOString()); // DBG
     await prompt.waitFor();
-    console.log('DBG 55', new Date().toISOString()); // DBG
     await picker
       .getByText(`${DEVON} did not answer in time. The case stays with you.`)
       .waitFor({ timeout: OFFER_TTL_MS + 10_000 });
-    console.log('DBG 56', new Date().toISOString()); // DBG
     await prompt.waitFor({ state: 'detached' });
-    console.log('DBG 57', new Date().toISOString()); // DBG
     await colleague.page
       .getByTestId('case-transfer-notice')
       .getByText(/expired/)
       .waitFor();
-    console.log('DBG 58', new Date().toISOString()); // DBG
     await expect
       .poll(() => logText(dispatcher.page), { timeout: 10_000 })
       .toContain(`Transfer to ${DEVON} expired`);
 
     // Still dispatcher 1's, still live.
-    console.log('DBG 59', new Date().toISOString()); // DBG
     await move(caller);
-    console.log('DBG 60', new Date().toISOString()); // DBG
     await expect.poll(() => fixCount(dispatcher.page), { timeout: 10_000 }).toBe(3);
-    console.log('DBG 61', new Date().toISOString()); // DBG
     await dispatcher.page.getByRole('button', { name: 'End Tracking' }).waitFor();
   });
 });

@@ -85,7 +85,7 @@ async function asFinallyRead(caller: TestSocket, text: string): Promise<Record<s
 /** The newest message from the caller, or the dispatcher's first: a locator that stays put when its text is toggled. */
 const lastFromCaller = (page: Page) => messages(page).locator('[data-from="caller"]').last();
 
-describe('chatting with the caller through the offline engine', { timeout: 180_000 }, () => {
+describe('chatting with the caller through the offline engine', { timeout: 300_000 }, () => {
   let env: AuthEnvironment;
   beforeAll(async () => {
     env = await startAuthEnvironment();

@@ -100,8 +100,7 @@ export class ChatService {
     try {
       const target = await findChatTarget(this.context.db, message.sessionId, message.callerId);
       if (!target) return refused('No such caller in this session.');
-      if (!target.sessionActive) return refused('This tracking session has ended.');
-      if (!target.chatInitiated) return refused('The dispatcher has not opened the chat yet.');
+      // A resend of a stored message is answered as stored, whatever happened since.
       const first = await findByClientId(
         this.context.db,
         message.sessionId,
@@ -109,6 +108,8 @@ export class ChatService {
         clientId,
       );
       if (first) return { clientId, outcome: 'stored', messageId: first.id, seq: first.seq };
+      if (!target.sessionActive) return refused('This tracking session has ended.');
+      if (!target.chatInitiated) return refused('The dispatcher has not opened the chat yet.');
       return await this.store(message, target.callerLanguage);
     } catch (error) {
       this.context.log.error({ err: error }, 'chat message not stored');
