@@ -272,8 +272,9 @@ export class LocationSharing {
     if (error.code === permissionDenied) {
       this.clearWatch();
       this.wakeLock.release();
-      this.socket?.reportError('permission-denied', describe('permission-denied', error.message));
+      // Sharing off first, then why: the dispatcher's newest word is the reason, not "stopped".
       this.socket?.setSharing(false);
+      this.socket?.reportError('permission-denied', describe('permission-denied', error.message));
       this.update({ phase: 'denied', problem: null });
       return;
     }
