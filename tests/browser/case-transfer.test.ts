@@ -1,4 +1,8 @@
 import { callerTexts } from '@locus/contract';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
@@ -42,6 +46,21 @@ afterEach(async () => {
 });
 
 const en = callerTexts.en.page;
+const es = callerTexts.es.page;
+
+/** What the offline engine makes of a text: the test asks Debian's Apertium itself. */
+function apertium(mode: 'eng-spa' | 'spa-eng', text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'locus-transfer-test-'));
+  try {
+    // From a file: Apertium's text reader refuses a pipe from Node.
+    writeFileSync(join(dir, 'in.txt'), `${text}\n`);
+    return execFileSync('apertium', ['-u', mode, join(dir, 'in.txt')], {
+      encoding: 'utf8',
+    }).trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** The fixes the dispatcher's map shows ("3 fixes"). */
 async function fixCount(page: Page): Promise<number> {
@@ -56,18 +75,18 @@ const logText = (page: Page) => page.getByRole('region', { name: 'Log' }).innerT
  * Dispatcher 1 locates `number`, texts it, and the caller shares: both pages are returned with
  * the first fix on dispatcher 1's map.
  */
-async function liveCase(number: string) {
+async function liveCase(number: string, { spanish = false } = {}) {
   const dispatcher = await opened(dispatcherPage());
   await dispatcher.page.getByLabel('Phone number').fill(number);
   await dispatcher.page.getByRole('button', { name: 'Locate' }).click();
-  await dispatcher.page
-    .getByRole('dialog', { name: 'Send SMS to the caller?' })
-    .getByRole('button', { name: 'Send SMS' })
-    .click();
+  const smsPrompt = dispatcher.page.getByRole('dialog', { name: 'Send SMS to the caller?' });
+  if (spanish) await smsPrompt.getByRole('radio', { name: 'Spanish' }).check();
+  await smsPrompt.getByRole('button', { name: 'Send SMS' }).click();
+  const texts = spanish ? es : en;
   const caller = await opened(callerPhone({ grant: true }));
   await caller.page.goto(callerLinkIn(await waitForSms(number)));
-  await caller.page.getByRole('button', { name: en.shareButton }).click();
-  await caller.page.getByText(en.sharingTitle).first().waitFor();
+  await caller.page.getByRole('button', { name: texts.shareButton }).click();
+  await caller.page.getByText(texts.sharingTitle).first().waitFor();
   await dispatcher.page.getByTitle(`Caller ${number}`).waitFor();
   return { dispatcher, caller };
 }
@@ -132,7 +151,8 @@ const promptOf = (page: Page) => page.getByRole('dialog', { name: 'Case transfer
 describe('case transfer', { timeout: 400_000 }, () => {
   it('moves a live case to a colleague on another page, with its history and later fixes', async () => {
     const number = '+12025550181';
-    const { dispatcher, caller } = await liveCase(number);
+    // The caller's link is texted in Spanish: after the handover Devon chats through the engine.
+    const { dispatcher, caller } = await liveCase(number, { spanish: true });
     // Devon works elsewhere in the app.
     const colleague = await opened(dispatcherPage(DISPATCHER_2));
     await colleague.page.goto(`${env.api.url}/training`);
@@ -171,6 +191,27 @@ describe('case transfer', { timeout: 400_000 }, () => {
     await colleague.page.getByRole('button', { name: 'End Tracking' }).waitFor();
     await colleague.page.getByRole('button', { name: /Chat with caller/ }).click();
     await chatMessage(colleague.page, CHAT_LINE).waitFor();
+
+    // Devon and the caller chat, each in their own language, through the offline engine.
+    const callerChat = caller.page.getByRole('region', { name: es.chatTitle });
+    const callerLog = callerChat.getByRole('log', { name: es.chatLogLabel });
+    const question = 'Are you hurt?';
+    const spanishQuestion = apertium('eng-spa', question);
+    const devonInput = chatPanel(colleague.page).getByRole('textbox', {
+      name: 'Message to the caller',
+    });
+    await devonInput.fill(question);
+    await devonInput.press('Enter');
+    await callerLog.getByText(spanishQuestion).waitFor({ timeout: 60_000 });
+    const answer = 'Estoy en el sótano.';
+    const english = apertium('spa-eng', answer);
+    const callerInput = callerChat.getByRole('textbox', { name: es.chatInputLabel });
+    await callerInput.fill(answer);
+    await callerInput.press('Enter');
+    await chatMessage(colleague.page, english).waitFor({ timeout: 60_000 });
+    const theirs = chatPanel(colleague.page).locator('[data-from="caller"]').last();
+    await theirs.getByRole('button', { name: 'Show original' }).click();
+    await theirs.getByText(answer).waitFor();
 
     // Dana's view says where the case went and acts on nothing.
     await dispatcher.page

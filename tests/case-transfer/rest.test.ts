@@ -331,6 +331,42 @@ describe('the machine decides', () => {
   });
 });
 
+describe('races', () => {
+  // An accept and a cancel (or a deny) of the same offer at once: the offer's row lock lets one
+  // decide; the other is 409. What is stored, and who has the case, match the one that won.
+  for (const decider of ['cancel', 'deny'] as const) {
+    it(`lets exactly one of accept and ${decider} win, every time`, async () => {
+      let current = await danasSession();
+      for (let round = 0; round < 10; round += 1) {
+        const transfer = await offerToDevon(current.request);
+        const joined = await joinStream(stack.api, devon, transfer);
+        expect(joined.status).toBe(200);
+        const [accepted, decided] = await Promise.all([
+          confirm(stack.api, devon, transfer, joined.body.token),
+          mark(stack.api, decider === 'cancel' ? dana : devon, transfer),
+        ]);
+        expect([accepted.status, decided.status].sort()).toEqual([200, 409]);
+        const row = await stored(transfer.transferUuid);
+        if (accepted.status === 200) {
+          expect(row.status).toBe('accepted');
+          expect(accepted.body.transfer.status).toBe('accepted');
+          expect(await dispatcherOf(current.request.uuid)).toBe(ids[colleagueEmail]);
+          // Dana no longer has the case: she cannot offer it again.
+          const again = await offer(stack.api, dana, current.request.uuid, ids[teamAdminEmail]!);
+          expect(again.status).toBe(404);
+          await current.socket.close();
+          current = await danasSession();
+        } else {
+          expect(row.status).toBe(decider === 'cancel' ? 'cancelled' : 'denied');
+          expect(decided.body.status).toBe(row.status);
+          expect(await dispatcherOf(current.request.uuid)).toBe(ids[offererEmail]);
+        }
+      }
+      await current.socket.close();
+    });
+  }
+});
+
 describe('access', () => {
   it('answers 404 to another team, 409 for an offline colleague', async () => {
     const { request, phone, socket } = await danasSession();

@@ -252,6 +252,78 @@ describe('who may read and write', () => {
   });
 });
 
+describe('after a transfer, and callers added later', () => {
+  it('refuses a dispatcher whose case moved to a colleague, even on a socket still open', async () => {
+    const session = await openedChat('+12025550171');
+    expect((await toCaller(session, 'mine still')).data.outcome).toBe('stored');
+    // The case moved (what an accepted transfer commits) before this socket was closed.
+    const colleague = await stack.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'dispatcher2@demo-county.test')
+      .executeTakeFirstOrThrow();
+    await stack.database.db
+      .updateTable('tracking_sessions')
+      .set({ dispatcher_id: colleague.id })
+      .where('id', '=', session.request.uuid)
+      .execute();
+    const late = await toCaller(session, 'not mine any more');
+    expect(late.data).toMatchObject({
+      outcome: 'refused',
+      reason: 'This case is no longer yours; nothing was sent.',
+    });
+    expect((await storedMessages(session.request.uuid)).map((row) => row.body)).toEqual([
+      'mine still',
+    ]);
+    // The caller can still write; the dispatcher who has the case reads it.
+    expect((await chat(session.caller, { text: 'hello?' })).data.outcome).toBe('stored');
+  });
+
+  it('opens the chat for a caller added after it was opened, once, and repairs a lost announcement', async () => {
+    const session = await openedChat('+12025550172');
+    const added = await call<{ callers: { id: string }[] }>(
+      stack.api,
+      'POST',
+      '/api/v1/location/request-text-message-additional-locations',
+      {
+        token: session.authToken,
+        body: {
+          connectionRequestUuid: session.request.uuid,
+          newNumbers: ['+12025550173'],
+          language: 'en',
+        },
+      },
+    );
+    expect(added.status).toBe(200);
+    const secondId = added.body.callers[0]!.id;
+    const link = linkTokenIn((await outboxSms(stack.api, '+12025550173'))[0]!.body);
+    const second = await callerSocket(stack.api, link);
+    second.send('chat-join', { lastSeq: 0 });
+    expect((await second.event('chat-opened')).data.callerId).toBe(secondId);
+    // The new caller can write at once.
+    expect((await chat(second, { text: 'I am here too' })).data.outcome).toBe('stored');
+
+    // An announcement lost midway (marker never set): chat-initiated again makes it, and
+    // nobody already told is told twice.
+    await stack.database.db
+      .updateTable('session_callers')
+      .set({ chat_opened_at: null })
+      .where('id', '=', secondId)
+      .execute();
+    expect((await initiateChat(stack.api, session)).status).toBe(200);
+    await second.count('chat-opened', 2);
+    expect((await initiateChat(stack.api, session)).status).toBe(200);
+    await toCaller(session, 'to the first caller, after');
+    await session.caller.next(messageWith('to the first caller, after'));
+    const reloaded = await callerSocket(stack.api, link);
+    reloaded.send('chat-join', { lastSeq: 0 });
+    await chat(session.dispatcher, { callerId: secondId, clientId: randomUUID(), text: 'last' });
+    await reloaded.next(messageWith('last'));
+    expect(reloaded.of('chat-opened')).toHaveLength(2);
+    expect(session.caller.of('chat-opened')).toHaveLength(1);
+  });
+});
+
 describe('bad input', () => {
   it('refuses empty and over-long messages, stores nothing for them, and keeps HTML as inert text', async () => {
     const session = await openedChat('+12025550185');
@@ -297,7 +369,10 @@ describe('bad input', () => {
     const acks = session.dispatcher.of('chat-ack');
     const stored = acks.filter((frame) => frame.data.outcome === 'stored');
     expect(stored).toHaveLength(5);
-    expect(acks.filter((frame) => frame.data.outcome === 'refused')).toHaveLength(15);
+    const refused = acks.filter((frame) => frame.data.outcome === 'refused');
+    expect(refused).toHaveLength(15);
+    // Exactly `rate-limited` (contract: ChatAck): the client may send them again later.
+    expect(refused.every((frame) => frame.data.reason === 'rate-limited')).toBe(true);
     expect(
       session.dispatcher.of('error').filter((frame) => frame.data.error === 'rate-limited'),
     ).toHaveLength(15);

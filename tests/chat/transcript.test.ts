@@ -63,7 +63,10 @@ describe('Download Chat', () => {
     const answer = await download(session.request.uuid, session.authToken);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    const fileName = `chat_${phone}_${first!.toISOString()}.txt`;
+    // No ':' (Windows refuses it) and whole seconds: chat_<number>_2026-11-25T10-00-00Z.txt.
+    const time = first!.toISOString().slice(0, 19).replace(/:/g, '-');
+    const fileName = `chat_${phone}_${time}Z.txt`;
+    expect(fileName).toMatch(/^chat_\+\d+_\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.txt$/);
     expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="${fileName}"`);
     expect(answer.text).toContain('Times: UTC and America/Chicago');
     expect(answer.text).toContain(

@@ -34,7 +34,7 @@ describe('a dispatcher socket that stops reading', () => {
     await api?.close();
   });
 
-  it('gets only the latest fix per caller once it reads again, and its backlog stays bounded', async () => {
+  it('gets only the latest fix per caller once it reads again (but every error), and its backlog stays bounded', async () => {
     const session = await openSession(database.db, {
       callers: [{ phoneNumber: '+12025550100' }, { phoneNumber: '+12025550101' }],
     });
@@ -52,8 +52,16 @@ describe('a dispatcher socket that stops reading', () => {
     );
     const perCaller = 15_000;
     const base = Date.now() - perCaller * 1000 - 60_000;
+    // News that is not a caller's latest state (here an error; chat messages and transfers
+    // alike) is never conflated away: each one reaches the slow dispatcher.
+    const errorsSent: string[] = [];
     for (let index = 0; index < perCaller; index += 1) {
       for (const caller of callers) caller.send('fix', fixAt(base, index));
+      if (index % 1_000 === 500) {
+        const message = `no fix at ${index}`;
+        errorsSent.push(message);
+        callers[0]!.send('sharing-error', { code: 'position-unavailable', message });
+      }
     }
     await Promise.all(callers.map((caller) => caller.count('ack', perCaller)));
     const conflated = await api.app.locus.metrics.conflated.get();
@@ -69,6 +77,9 @@ describe('a dispatcher socket that stops reading', () => {
           frame.data.dateTimeCaptured === lastCapture,
       );
     }
+    expect(dispatcher.of('location-sharing-error').map((frame) => frame.data.message)).toEqual(
+      errorsSent,
+    );
     const delivered = dispatcher.of('new-location-available');
     expect(delivered.length).toBeLessThan(2 * perCaller);
     const seqs = delivered.map((frame) => frame.data.seq!);

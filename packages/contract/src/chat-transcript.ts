@@ -69,9 +69,16 @@ export function transcriptAuthor(message: TranscriptMessage): string {
     : `Caller ${message.callerPhone}`;
 }
 
-/** The file's name: the first caller's number and the first message's time, like the JSON export. */
+/**
+ * The file's name: the first caller's number and the first message's time, like the JSON export.
+ * The time has no ':' (refused in Windows file names) nor milliseconds: `2026-11-25T10-00-00Z`.
+ */
 export function chatTranscriptFileName(phoneNumber: string, firstSentAt: Date): string {
-  return `chat_${phoneNumber}_${firstSentAt.toISOString()}.txt`;
+  const time = firstSentAt
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
+  return `chat_${phoneNumber}_${time}.txt`;
 }
 
 /**

@@ -110,6 +110,10 @@ export const ChatAck = z.object({
   outcome: z.enum(['stored', 'refused']),
   messageId: z.string().uuid().optional(),
   seq: z.number().int().positive().optional(),
+  /**
+   * Why it was refused, in words; exactly `rate-limited` when the sender's chat allowance is
+   * spent: a client may send it again later.
+   */
   reason: z.string().max(200).optional(),
 });
 

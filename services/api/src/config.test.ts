@@ -50,6 +50,26 @@ describe('parseConfig', () => {
     );
   });
 
+  it('refuses translation URLs with credentials in them', () => {
+    expect(() =>
+      parseConfig({
+        ...minimal,
+        TRANSLATION_PROVIDER: 'libretranslate',
+        LIBRETRANSLATE_URL: 'https://user:secret@translate.example',
+      }),
+    ).toThrow(/LIBRETRANSLATE_URL: must not contain a user name or password/);
+    expect(() =>
+      parseConfig({ ...minimal, DEEPL_API_URL: 'https://key@api.deepl.example' }),
+    ).toThrow(/DEEPL_API_URL/);
+    expect(
+      parseConfig({
+        ...minimal,
+        TRANSLATION_PROVIDER: 'libretranslate',
+        LIBRETRANSLATE_URL: 'https://translate.example',
+      }).LIBRETRANSLATE_URL,
+    ).toBe('https://translate.example');
+  });
+
   it('needs both captcha keys once a captcha is on', () => {
     expect(() => parseConfig({ ...minimal, CAPTCHA_PROVIDER: 'turnstile' })).toThrow(
       /CAPTCHA_SITE_KEY[\s\S]*CAPTCHA_SECRET_KEY/,

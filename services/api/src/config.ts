@@ -310,7 +310,24 @@ function crossChecks(config: ApiConfig): string[] {
     problems.push('  LIBRETRANSLATE_URL: required with TRANSLATION_PROVIDER=libretranslate');
   if (config.TRANSLATION_PROVIDER === 'deepl' && !config.DEEPL_API_KEY)
     problems.push('  DEEPL_API_KEY: required with TRANSLATION_PROVIDER=deepl');
+  // Credentials in a URL end up in logs and error messages; the API keys have their own settings.
+  for (const name of ['LIBRETRANSLATE_URL', 'DEEPL_API_URL'] as const) {
+    const value = config[name];
+    if (value && hasCredentials(value))
+      problems.push(
+        `  ${name}: must not contain a user name or password (use the API key setting)`,
+      );
+  }
   return problems;
+}
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
 }
 
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {

@@ -1,4 +1,5 @@
 import { publicConfigQueryKey } from '../public-site/public-config';
+import { transferStore } from './case-transfer/transfer-store';
 import { queryClient } from './query-client';
 import { sessionStore } from './session';
 
@@ -12,6 +13,8 @@ export const currentUserQueryKey = ['current-user'] as const;
  */
 export function logout(): void {
   sessionStore.clear();
+  // Offers to this user and a case they accepted must not show to whoever signs in next.
+  transferStore.clear();
   queryClient.removeQueries({
     predicate: (query) => query.queryKey[0] !== publicConfigQueryKey[0],
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CallerChat } from './caller-chat';
 import type { ChatServerFrame } from './caller-socket';
 
@@ -142,5 +142,55 @@ describe('CallerChat', () => {
       expect.objectContaining({ text: '¿Siguen ahí?', delivery: 'sending' }),
     ]);
     expect(new CallerChat('other-token', () => false, storage).hooks.unsent()).toEqual([]);
+  });
+  it('resends after a reconnect a few at a time, and retries a rate-limited refusal', () => {
+    vi.useFakeTimers();
+    try {
+      const sent: string[] = [];
+      let connected = false;
+      const chat = new CallerChat(
+        'token',
+        (clientId) => connected && (sent.push(clientId), true),
+        memoryStorage(),
+      );
+      for (let n = 1; n <= 8; n++) chat.send(`mensaje ${n}`);
+      expect(sent).toEqual([]);
+      connected = true;
+      chat.hooks.joined();
+      // Only three await an ack at a time: a long outage's backlog stays inside the burst.
+      expect(sent).toHaveLength(3);
+      const ack = (clientId: string, outcome: 'stored' | 'refused', reason?: string) =>
+        chat.hooks.onFrame({
+          event: 'chat-ack',
+          data:
+            outcome === 'stored'
+              ? { clientId, outcome, messageId: id(200 + sent.indexOf(clientId)), seq: 1 }
+              : { clientId, outcome, reason },
+        });
+      ack(sent[0]!, 'stored');
+      expect(sent).toHaveLength(4);
+      const limited = sent[1]!;
+      ack(limited, 'refused', 'rate-limited');
+      // Rate-limited is not final: still sending, and sent again after the retry delay.
+      expect(chat.hooks.unsent().map((entry) => entry.clientId)).toContain(limited);
+      expect(sent.filter((clientId) => clientId === limited)).toHaveLength(1);
+      vi.advanceTimersByTime(2_000);
+      ack(sent[2]!, 'stored');
+      ack(sent[3]!, 'stored');
+      expect(sent.filter((clientId) => clientId === limited)).toHaveLength(2);
+      for (let round = 0; round < 10; round++)
+        for (const clientId of [...new Set(sent)])
+          if (chat.hooks.unsent().some((entry) => entry.clientId === clientId))
+            ack(clientId, 'stored');
+      expect(chat.hooks.unsent()).toEqual([]);
+      expect(new Set(sent).size).toBe(8);
+      expect(
+        chat
+          .getState()
+          .entries.every((entry) => entry.kind !== 'outgoing' || entry.delivery === 'stored'),
+      ).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

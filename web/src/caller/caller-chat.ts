@@ -33,12 +33,19 @@ interface Outgoing {
 
 const storageKey = (token: string) => `locus.chat-outbox.${token}`;
 
+/** Messages sent and not yet acked: the server allows a burst of 5 and refuses the rest. */
+export const CHAT_MAX_IN_FLIGHT = 3;
+/** A message refused as 'rate-limited' is sent again after this long. */
+export const CHAT_RATE_LIMIT_RETRY_MS = 2_000;
+
 /**
  * The caller's chat (issue 12), framework-free. Messages arrive as the session's sequenced
  * events over the caller socket; they are kept by id, so a replay after a reconnect or a reload
  * (which starts again at seq 0) shows each once. The caller's own messages wait in an outbox,
  * kept in sessionStorage across a reload, and are sent again on every (re)connect until the
- * server's `chat-ack` says stored, or refused (shown with the reason, never sent again).
+ * server's `chat-ack` says stored, or refused (shown with the reason, never sent again). At most
+ * CHAT_MAX_IN_FLIGHT are unacked at a time, so a resend after a long outage stays inside the
+ * server's burst; a refusal for 'rate-limited' is not final: the message is sent again later.
  */
 export class CallerChat {
   private opened = false;
@@ -47,11 +54,16 @@ export class CallerChat {
   private outbox: Outgoing[];
   private state: ChatState = { opened: false, entries: [] };
   private readonly listeners = new Set<() => void>();
+  /** Sent on this socket and not yet acked (cleared by a rejoin: the new socket sends again). */
+  private readonly inFlight = new Set<string>();
+  /** Refused as rate-limited: waits for its retry timer. */
+  private readonly backingOff = new Set<string>();
 
   constructor(
     private readonly token: string,
     private readonly transport: (clientId: string, text: string) => boolean,
     private readonly storage: Storage | null = safeSessionStorage(),
+    private readonly retryAfterMs = CHAT_RATE_LIMIT_RETRY_MS,
   ) {
     this.outbox = this.load();
     this.state = this.compute();
@@ -61,6 +73,10 @@ export class CallerChat {
     lastSeq: () => this.lastSeq,
     unsent: () => this.outbox.filter((entry) => entry.delivery === 'sending'),
     onFrame: (frame) => this.onFrame(frame),
+    joined: () => {
+      this.inFlight.clear();
+      this.pump();
+    },
   };
 
   readonly getState = (): ChatState => this.state;
@@ -77,9 +93,21 @@ export class CallerChat {
     const clientId = crypto.randomUUID();
     this.outbox.push({ clientId, text, delivery: 'sending' });
     this.changed();
-    this.transport(clientId, text);
+    this.pump();
     return true;
   };
+
+  /** Sends waiting messages, oldest first, while fewer than CHAT_MAX_IN_FLIGHT await an ack. */
+  private pump(): void {
+    for (const entry of this.outbox) {
+      if (this.inFlight.size >= CHAT_MAX_IN_FLIGHT) return;
+      if (entry.delivery !== 'sending') continue;
+      if (this.inFlight.has(entry.clientId) || this.backingOff.has(entry.clientId)) continue;
+      // Not sent (no socket): the next join sends it.
+      if (!this.transport(entry.clientId, entry.text)) return;
+      this.inFlight.add(entry.clientId);
+    }
+  }
 
   private onFrame(frame: ChatServerFrame): void {
     // An ack's seq is its message's, which may not have arrived yet: only events move lastSeq.
@@ -93,8 +121,10 @@ export class CallerChat {
         // The chat is open if a message came, even if its chat-opened was missed.
         this.opened = true;
         this.messages.set(message.messageId, message);
-        if (message.clientId)
+        if (message.clientId) {
           this.outbox = this.outbox.filter((entry) => entry.clientId !== message.clientId);
+          this.inFlight.delete(message.clientId);
+        }
         break;
       }
       case 'chat-translation': {
@@ -109,8 +139,19 @@ export class CallerChat {
       }
       case 'chat-ack': {
         const entry = this.outbox.find((item) => item.clientId === frame.data.clientId);
-        if (!entry) return;
-        if (frame.data.outcome === 'stored') {
+        this.inFlight.delete(frame.data.clientId);
+        if (!entry) {
+          this.pump();
+          return;
+        }
+        if (frame.data.outcome === 'refused' && frame.data.reason === 'rate-limited') {
+          // Not final: still sending, tried again once the server's bucket has refilled.
+          this.backingOff.add(entry.clientId);
+          setTimeout(() => {
+            this.backingOff.delete(entry.clientId);
+            this.pump();
+          }, this.retryAfterMs);
+        } else if (frame.data.outcome === 'stored') {
           // Already shown as a message (it came first): nothing more to wait for.
           const shown = [...this.messages.values()].some(
             (message) => message.clientId === entry.clientId,
@@ -125,6 +166,7 @@ export class CallerChat {
       }
     }
     this.changed();
+    this.pump();
   }
 
   private compute(): ChatState {

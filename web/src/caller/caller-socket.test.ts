@@ -141,6 +141,10 @@ describe('the chat on the caller socket', () => {
       lastSeq: () => lastSeq,
       unsent: () => unsent,
       onFrame: (frame) => frames.push(frame.event),
+      // CallerChat sends its waiting messages (a few at a time) once the socket has joined.
+      joined: () => {
+        for (const { clientId, text } of unsent) socket.sendChat(clientId, text);
+      },
     });
     socket.connect();
     // Before the socket opens nothing can be sent: the message waits for the join.

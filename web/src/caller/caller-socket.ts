@@ -38,6 +38,8 @@ export interface CallerChatHooks {
   lastSeq(): number;
   unsent(): readonly { clientId: string; text: string }[];
   onFrame(frame: ChatServerFrame): void;
+  /** This socket has joined the chat: the chat sends what waits, a few messages at a time. */
+  joined(): void;
 }
 
 export interface CallerSocketOptions {
@@ -192,7 +194,8 @@ export class CallerSocket {
     if (!chat || this.chatJoined) return;
     if (!this.send({ event: 'chat-join', data: { lastSeq: chat.lastSeq() } })) return;
     this.chatJoined = true;
-    for (const { clientId, text } of chat.unsent()) this.sendChat(clientId, text);
+    // Not all at once: the server takes a burst of 5 messages and refuses the rest.
+    chat.joined();
   }
 
   setSharing(sharing: boolean): void {

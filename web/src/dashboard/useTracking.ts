@@ -1,4 +1,4 @@
-import type { UntextableNumber } from '@locus/contract';
+import type { CaseTransfer, UntextableNumber } from '@locus/contract';
 import type {
   ManySent,
   ManyTarget,
@@ -140,6 +140,21 @@ const activeSessionQueryKey = ['tracking', 'active-session'] as const;
 
 /** How long socket frames are gathered before the machine (and so React) sees them. */
 const FRAME_BATCH_MS = 50;
+
+/**
+ * The session's newest transfer when it was accepted by someone other than this user (the case
+ * is theirs now); null otherwise, or when the answer cannot be had.
+ */
+async function transferredAway(uuid: string, phone: string): Promise<CaseTransfer | null> {
+  try {
+    const checked = await api.caseTransfer.checkTransfer({ params: { uuid, phone } });
+    const transfer = checked.status === 200 ? checked.body.transfer : null;
+    const me = sessionStore.get().user?.id;
+    return transfer && transfer.status === 'accepted' && transfer.to.id !== me ? transfer : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The dispatcher's tracking (SPEC.md §4): the tracking machine with its effects provided (REST
@@ -310,7 +325,35 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
       },
       onClosedForGood(reason) {
         flush();
-        actor.send({ type: 'LIVE.SESSION_CLOSED', reason });
+        const {
+          connectionRequestUuid: uuid,
+          phoneNumber,
+          transfer: known,
+        } = actor.getSnapshot().context;
+        // A dispatcher offline when a colleague accepted their case comes back to a revoked
+        // token (4401) and never saw the `case-transfer` event: ask, and show the read-only
+        // "Transferred to" view rather than an error (and a 4412 without that event learns
+        // the colleague's name the same way).
+        const ask = reason === 'invalid-token' || (reason === 'transferred' && !known);
+        if (!ask || !uuid || !phoneNumber) {
+          actor.send({ type: 'LIVE.SESSION_CLOSED', reason });
+          return;
+        }
+        void transferredAway(uuid, phoneNumber).then((transfer) => {
+          if (actor.getSnapshot().context.connectionRequestUuid !== uuid) return;
+          if (transfer) {
+            actor.send({
+              type: 'LIVE.CASE_TRANSFER',
+              transfer: {
+                transferUuid: transfer.transferUuid,
+                status: transfer.status,
+                fromName: transfer.from.name,
+                toName: transfer.to.name,
+              },
+            });
+          }
+          actor.send({ type: 'LIVE.SESSION_CLOSED', reason: transfer ? 'transferred' : reason });
+        });
       },
     });
     return () => {
@@ -376,11 +419,17 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
       });
     };
     openAccepted();
+    // The transfer prompt keeps Accept from taking a case while this one is on screen.
+    const publishBusy = () => transferStore.setBusy(!actor.getSnapshot().hasTag('entry-controls'));
+    publishBusy();
+    const stopBusy = actor.subscribe(publishBusy);
     const stopStore = transferStore.subscribe(openAccepted);
     const stopActor = actor.subscribe(openAccepted);
     return () => {
       stopStore();
       stopActor.unsubscribe();
+      stopBusy.unsubscribe();
+      transferStore.setBusy(null);
     };
   }, [actor]);
 

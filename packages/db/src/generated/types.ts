@@ -221,6 +221,7 @@ export interface Psaps {
 }
 
 export interface SessionCallers {
+  chat_opened_at: Timestamp | null;
   connected_sockets: Generated<number>;
   created_at: Generated<Timestamp>;
   id: Generated<string>;

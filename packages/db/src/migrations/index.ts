@@ -19,6 +19,7 @@ import * as userVerification from './2026-11-25T05-30_user-verification';
 import * as broadcasts from './2026-11-25T09-10_broadcasts';
 import * as caseTransferAndChat from './2026-11-25T12-00_case-transfer-and-chat';
 import * as sessionLifecycle from './2026-11-25T12-10_session-lifecycle';
+import * as chatOpenedPerCaller from './2026-11-25T13-20_chat-opened-per-caller';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T09-10_broadcasts': broadcasts,
   '2026-11-25T12-00_case-transfer-and-chat': caseTransferAndChat,
   '2026-11-25T12-10_session-lifecycle': sessionLifecycle,
+  '2026-11-25T13-20_chat-opened-per-caller': chatOpenedPerCaller,
 };

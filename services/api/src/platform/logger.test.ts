@@ -14,6 +14,15 @@ describe('redactUrl', () => {
     );
   });
 
+  it('hides the socket token a case-transfer confirmation carries in its path', () => {
+    const uuid = 'a92b7de1-702c-40b0-a237-2b0123456b6f';
+    expect(
+      redactUrl(
+        `/api/v1/location/mark-case-transfer-confirmation/${uuid}/%2B12025550123/s3cretT0ken`,
+      ),
+    ).toBe(`/api/v1/location/mark-case-transfer-confirmation/${uuid}/[phone]/[redacted]`);
+  });
+
   it('hides phone numbers in paths', () => {
     expect(redactUrl('/api/v1/location/check-transfer/0a9d/+12025550123')).toBe(
       '/api/v1/location/check-transfer/0a9d/[phone]',

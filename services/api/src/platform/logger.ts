@@ -4,9 +4,15 @@ import type { FastifyServerOptions } from 'fastify';
 const PHONE = /(?<![\w-])(?:\+|%2[Bb])?\d[\d\s().-]{6,}\d(?![\w-])/g;
 const SECRET_QUERY = /([?&](?:token|reset-code|verification-code|invitation-code)=)[^&#]*/gi;
 
+// The case-transfer confirmation carries the join-stream socket token in its path (SPEC.md §7).
+const SECRET_PATH = /(\/mark-case-transfer-confirmation\/[^/?#]+\/[^/?#]+\/)[^/?#]+/gi;
+
 /** Strips tokens and phone numbers from a URL before it reaches a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[redacted]').replace(PHONE, '[phone]');
+  return url
+    .replace(SECRET_QUERY, '$1[redacted]')
+    .replace(SECRET_PATH, '$1[redacted]')
+    .replace(PHONE, '[phone]');
 }
 
 /** pino options: phone numbers, tokens and auth headers never reach the logs. */

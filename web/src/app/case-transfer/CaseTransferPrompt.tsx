@@ -80,6 +80,23 @@ export function CaseTransferPrompt() {
     .sort((a, b) => a.offeredAt.localeCompare(b.offeredAt))[0];
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // On a case already, the accepted one would wait in this tab's memory only (lost on a
+  // reload): Accept waits until that case is finished. Deny always works.
+  const dashboardBusy = useTransferStore((state) => state.busy);
+  const activeSession = useQuery({
+    queryKey: ['case-transfer', 'active-session', userId],
+    enabled: showing !== undefined && dashboardBusy === null,
+    queryFn: async () => expect(await api.tracking.activeSession(), 200).session,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  const busy =
+    dashboardBusy ??
+    (activeSession.data !== undefined && activeSession.data !== null
+      ? activeSession.data.uuid !== showing?.sessionUuid
+      : false);
 
   // The offer that was on screen: when it goes without this user answering, say why.
   const shown = useRef<CaseTransfer | null>(null);
@@ -172,6 +189,11 @@ export function CaseTransferPrompt() {
             <Text size="sm" aria-live="off">
               {secondsLeft(showing, now)} seconds left to answer
             </Text>
+            {busy && (
+              <Alert color="yellow" p="xs" data-testid="case-transfer-busy">
+                You are tracking another case. Finish it to take this one.
+              </Alert>
+            )}
             {error && (
               <Alert color="red" role="alert" p="xs">
                 {error}
@@ -189,7 +211,7 @@ export function CaseTransferPrompt() {
               <Button
                 data-autofocus
                 onClick={() => accept.mutate(showing)}
-                disabled={answering}
+                disabled={answering || busy}
                 loading={accept.isPending}
               >
                 Accept

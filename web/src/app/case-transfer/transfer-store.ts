@@ -13,9 +13,26 @@ interface TransferStoreState {
   socketOpen: boolean;
   /** A session this user accepted, waiting for the dashboard to open it. */
   acceptedSession: ActiveSession | null;
+  /**
+   * This tab's dashboard is on a case (true) or free for one (false); null while no dashboard
+   * is mounted (the prompt then asks the server for an active session).
+   */
+  busy: boolean | null;
 }
 
-let state: TransferStoreState = { transfers: {}, socketOpen: false, acceptedSession: null };
+const initial: TransferStoreState = {
+  transfers: {},
+  socketOpen: false,
+  acceptedSession: null,
+  busy: null,
+};
+let state: TransferStoreState = initial;
+/**
+ * When this tab first heard of each offer, by its own clock: the countdown runs from here for
+ * the offer's length, so a browser clock set wrong neither hides an offer nor shows one the
+ * server has expired. Not state: it never changes what is shown by itself.
+ */
+let receivedAt: Record<string, number> = {};
 const listeners = new Set<() => void>();
 
 function set(change: Partial<TransferStoreState>): void {
@@ -33,6 +50,7 @@ export const transferStore = {
   put: (transfer: CaseTransfer): void => {
     const known = state.transfers[transfer.transferUuid];
     if (known && known.status !== 'offered' && transfer.status === 'offered') return;
+    receivedAt[transfer.transferUuid] ??= Date.now();
     set({ transfers: { ...state.transfers, [transfer.transferUuid]: transfer } });
   },
   forget: (transferUuid: string): void => {
@@ -45,9 +63,13 @@ export const transferStore = {
   setAcceptedSession: (acceptedSession: ActiveSession | null): void => {
     set({ acceptedSession });
   },
+  setBusy: (busy: boolean | null): void => {
+    if (busy !== state.busy) set({ busy });
+  },
   /** Signing out: nothing of this user's stays for the next. */
   clear: (): void => {
-    set({ transfers: {}, socketOpen: false, acceptedSession: null });
+    receivedAt = {};
+    set({ ...initial, busy: state.busy });
   },
 };
 
@@ -55,11 +77,19 @@ export function useTransferStore<T>(select: (state: TransferStoreState) => T): T
   return useSyncExternalStore(transferStore.subscribe, () => select(transferStore.get()));
 }
 
+/** The offer's length (the server's expiresAt − offeredAt), and when this tab received it. */
+function localOffer(transfer: CaseTransfer, now: number): { offeredAt: number; ttlMs: number } {
+  const ttlMs = Date.parse(transfer.expiresAt) - Date.parse(transfer.offeredAt);
+  return { offeredAt: receivedAt[transfer.transferUuid] ?? now, ttlMs };
+}
+
 /**
  * A transfer's state as the case-transfer machine (packages/machines) decides it from what the
  * server said and the clock: the server's status is replayed into the machine as its event, and
  * an offer still `offered` once its time is up is expired here too (the server's own `expired`
- * may be a moment behind), so the prompt never offers an Accept that would be refused.
+ * may be a moment behind), so the prompt never offers an Accept that would be refused. An offer
+ * still `offered` is timed from when this tab received it (`now` is this tab's clock, which
+ * need not agree with the server's); a decided one by the server's own times.
  */
 export function transferStateOf(transfer: CaseTransfer, now: number): CaseTransferState {
   const offeredAt = Date.parse(transfer.offeredAt);
@@ -67,8 +97,9 @@ export function transferStateOf(transfer: CaseTransfer, now: number): CaseTransf
   const persisted = offerCaseTransfer({
     fromUserId: transfer.from.id,
     toUserId: transfer.to.id,
-    offeredAt,
-    ttlMs: expiresAt - offeredAt,
+    ...(transfer.status === 'offered'
+      ? localOffer(transfer, now)
+      : { offeredAt, ttlMs: expiresAt - offeredAt }),
   });
   const at = transfer.decidedAt ? Date.parse(transfer.decidedAt) : now;
   const event =
@@ -87,7 +118,8 @@ export function transferStateOf(transfer: CaseTransfer, now: number): CaseTransf
   return step.state;
 }
 
-/** Seconds left to answer an offer (never below 0). */
+/** Seconds left to answer an offer (never below 0), counted from when this tab received it. */
 export function secondsLeft(transfer: CaseTransfer, now: number): number {
-  return Math.max(0, Math.ceil((Date.parse(transfer.expiresAt) - now) / 1000));
+  const { offeredAt, ttlMs } = localOffer(transfer, now);
+  return Math.max(0, Math.ceil((offeredAt + ttlMs - now) / 1000));
 }

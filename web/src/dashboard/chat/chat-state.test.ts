@@ -1,6 +1,13 @@
 import type { SessionEventData } from '@locus/contract';
 import { describe, expect, it } from 'vitest';
-import { chatReducer, emptyChat, shownMessage, type OutgoingChatMessage } from './chat-state';
+import {
+  chatReducer,
+  emptyChat,
+  isRetryableRefusal,
+  nextToSend,
+  shownMessage,
+  type OutgoingChatMessage,
+} from './chat-state';
 
 const sessionId = '00000000-0000-4000-8000-000000000001';
 const callerId = '00000000-0000-4000-8000-000000000002';
@@ -130,5 +137,39 @@ describe('the dispatcher chat state', () => {
       primary: 'Hay un hombre en la casa.',
       note: 'not translated',
     });
+  });
+  it('sends at most three unacked messages, and keeps a rate-limited one for a retry', () => {
+    let state = emptyChat(sessionId);
+    const ids = Array.from({ length: 6 }, (_, n) => `00000000-0000-4000-8000-0000000001${n}0`);
+    for (const id of ids)
+      state = chatReducer(state, { type: 'send', message: { ...outgoing, clientId: id } });
+    const none = new Set<string>();
+    // A rejoin after an outage: only three go, the others wait for acks.
+    const first = nextToSend(state.outgoing, none, none).map((m) => m.clientId);
+    expect(first).toEqual(ids.slice(0, 3));
+    const inFlight = new Set(first);
+    expect(nextToSend(state.outgoing, inFlight, none)).toEqual([]);
+
+    state = chatReducer(state, { type: 'ack', ack: { clientId: ids[0]!, outcome: 'stored' } });
+    inFlight.delete(ids[0]!);
+    const limited = { clientId: ids[1]!, outcome: 'refused' as const, reason: 'rate-limited' };
+    expect(isRetryableRefusal(limited)).toBe(true);
+    state = chatReducer(state, { type: 'ack', ack: limited });
+    inFlight.delete(ids[1]!);
+    // Rate-limited is not final: still sending, held back until its retry.
+    expect(state.outgoing[1]).toMatchObject({ status: 'sending', reason: null });
+    const backingOff = new Set([ids[1]!]);
+    expect(nextToSend(state.outgoing, inFlight, backingOff).map((m) => m.clientId)).toEqual([
+      ids[3],
+      ids[4],
+    ]);
+    backingOff.clear();
+    expect(nextToSend(state.outgoing, inFlight, backingOff).map((m) => m.clientId)).toEqual([
+      ids[1],
+      ids[3],
+    ]);
+    expect(isRetryableRefusal({ clientId, outcome: 'refused', reason: 'Too many messages.' })).toBe(
+      false,
+    );
   });
 });

@@ -48,6 +48,37 @@ export type ChatAction =
   | { type: 'ack'; ack: ChatAckFrame }
   | { type: 'read'; callerId: string };
 
+/** Messages sent and not yet acked: the server allows a burst of 5 and refuses the rest. */
+export const CHAT_MAX_IN_FLIGHT = 3;
+/** A message refused as 'rate-limited' is sent again after this long. */
+export const CHAT_RATE_LIMIT_RETRY_MS = 2_000;
+
+/**
+ * The messages to send now, oldest first: those still `sending` that are neither awaiting an ack
+ * (`inFlight`) nor waiting out a rate-limit (`backingOff`), while fewer than CHAT_MAX_IN_FLIGHT
+ * await an ack. A resend after a long outage so stays inside the server's burst.
+ */
+export function nextToSend(
+  outgoing: readonly OutgoingChatMessage[],
+  inFlight: ReadonlySet<string>,
+  backingOff: ReadonlySet<string>,
+): OutgoingChatMessage[] {
+  const room = CHAT_MAX_IN_FLIGHT - inFlight.size;
+  if (room <= 0) return [];
+  return outgoing
+    .filter(
+      (message) =>
+        message.status === 'sending' &&
+        !inFlight.has(message.clientId) &&
+        !backingOff.has(message.clientId),
+    )
+    .slice(0, room);
+}
+
+/** A refusal the client retries rather than shows: the server's rate limit, not the message. */
+export const isRetryableRefusal = (ack: ChatAckFrame): boolean =>
+  ack.outcome === 'refused' && ack.reason === 'rate-limited';
+
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'session':
@@ -83,6 +114,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, outgoing: [...state.outgoing, action.message] };
     case 'ack': {
       const { clientId, outcome, reason } = action.ack;
+      // Rate-limited: still sending (the hook sends it again after a pause).
+      if (isRetryableRefusal(action.ack)) return state;
       // Stored and already announced: the message itself is shown, the placeholder goes.
       if (outcome === 'stored' && state.messages.some((message) => message.clientId === clientId))
         return { ...state, outgoing: state.outgoing.filter((o) => o.clientId !== clientId) };

@@ -7,7 +7,14 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { api, expect } from '../../app/api';
 import type { DispatcherSocket } from '../dispatcher-socket';
 import type { TrackingActor } from '../useTracking';
-import { chatReducer, emptyChat, type OutgoingChatMessage } from './chat-state';
+import {
+  CHAT_RATE_LIMIT_RETRY_MS,
+  chatReducer,
+  emptyChat,
+  isRetryableRefusal,
+  nextToSend,
+  type OutgoingChatMessage,
+} from './chat-state';
 
 /** A v4 uuid: `crypto.randomUUID` where the page is a secure context, random bytes otherwise. */
 function newClientId(): string {
@@ -75,6 +82,41 @@ export function useDispatcherChat({
   const live = useRef({ state, open, shownCaller, announce, numberOf });
   live.current = { state, open, shownCaller, announce, numberOf };
 
+  // Sent and not yet acked on this join, and refused as rate-limited (waiting to retry).
+  const inFlight = useRef(new Set<string>());
+  const backingOff = useRef(new Set<string>());
+  const retryLater = useRef<(clientId: string) => void>(() => {});
+  const pump = useCallback(() => {
+    for (const message of nextToSend(
+      live.current.state.outgoing,
+      inFlight.current,
+      backingOff.current,
+    )) {
+      // Not sent (the socket is down): the next join sends it again.
+      if (!socket.sendChat(frameOf(message))) return;
+      inFlight.current.add(message.clientId);
+    }
+  }, [socket]);
+  // A new message, an ack or an announced message may make room for the next one.
+  useEffect(() => pump(), [state.outgoing, pump]);
+  useEffect(() => {
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    retryLater.current = (clientId) => {
+      backingOff.current.add(clientId);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        backingOff.current.delete(clientId);
+        pump();
+      }, CHAT_RATE_LIMIT_RETRY_MS);
+      timers.add(timer);
+    };
+    return () => {
+      for (const timer of timers) clearTimeout(timer);
+      // Their timers are gone: the next pump may send them at once.
+      backingOff.current.clear();
+    };
+  }, [pump]);
+
   useEffect(
     () =>
       socket.listen({
@@ -82,6 +124,7 @@ export function useDispatcherChat({
           if (frame.event === 'chat-message') {
             const { open: panelOpen, shownCaller: shown } = live.current;
             const seenNow = panelOpen && shown === frame.data.callerId;
+            if (frame.data.clientId) inFlight.current.delete(frame.data.clientId);
             dispatch({
               type: 'message',
               data: frame.data,
@@ -101,16 +144,22 @@ export function useDispatcherChat({
         },
         onClosedForGood() {},
         onChatAck(ack) {
+          inFlight.current.delete(ack.clientId);
           dispatch({ type: 'ack', ack });
+          // Any other ack changes the state, whose effect sends the next message.
+          if (isRetryableRefusal(ack)) {
+            retryLater.current(ack.clientId);
+            pump();
+          }
         },
         onJoined() {
           // Sent while the socket was down, or sent and never acked: the server stores a
-          // clientId once, so sending again is always safe.
-          for (const message of live.current.state.outgoing)
-            if (message.status === 'sending') socket.sendChat(frameOf(message));
+          // clientId once, so sending again is always safe, a few at a time.
+          inFlight.current.clear();
+          pump();
         },
       }),
-    [socket],
+    [socket, pump],
   );
 
   const initiate = useMutation({
@@ -142,10 +191,10 @@ export function useDispatcherChat({
         status: 'sending',
         reason: null,
       };
+      // Sent by the pump once the state holds it (at most a few in flight).
       dispatch({ type: 'send', message });
-      socket.sendChat(frameOf(message));
     },
-    [socket],
+    [],
   );
 
   const unreadTotal = Object.values(state.unread).reduce((sum, count) => sum + count, 0);

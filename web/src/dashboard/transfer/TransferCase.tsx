@@ -150,6 +150,29 @@ export function TransferCase({
     if (checked.data && checked.data.transferUuid === offerUuid) transferStore.put(checked.data);
   }, [checked.data, offerUuid]);
 
+  // A reload loses the offer this page made: ask once, and a pending one shows as waiting
+  // (with Cancel) again.
+  const seed = useQuery({
+    queryKey: ['case-transfer', 'seed', sessionUuid],
+    queryFn: async () =>
+      expect(
+        await api.caseTransfer.checkTransfer({ params: { uuid: sessionUuid, phone: phoneNumber } }),
+        200,
+      ).transfer,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  const seeded = useRef(false);
+  useEffect(() => {
+    if (seeded.current || seed.data === undefined) return;
+    seeded.current = true;
+    if (seed.data?.status !== 'offered') return;
+    transferStore.put(seed.data);
+    setOfferUuid((current) => current ?? seed.data!.transferUuid);
+  }, [seed.data]);
+
   // Each outcome is said once, and shown: the picker opens again to say it.
   const said = useRef<string | null>(null);
   useEffect(() => {

@@ -45,6 +45,23 @@ export async function findTransferSession(
     : undefined;
 }
 
+/**
+ * The session's dispatcher and status, its row locked until the transaction ends: an offer
+ * re-checks ownership under it, so an accept committing meanwhile cannot let a former owner offer.
+ */
+export async function lockSessionOwner(
+  db: Database,
+  sessionId: string,
+): Promise<{ dispatcherId: string | null; status: string } | undefined> {
+  const row = await db
+    .selectFrom('tracking_sessions')
+    .select(['dispatcher_id', 'status'])
+    .where('id', '=', sessionId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? { dispatcherId: row.dispatcher_id, status: row.status } : undefined;
+}
+
 /** A user as a colleague to hand a case to: confirmed, and on which active teams. */
 export async function findColleague(
   db: Database,
@@ -279,13 +296,16 @@ export async function setJoinTokenHash(db: Database, id: string, hash: Buffer): 
 export async function moveSession(
   db: Database,
   sessionId: string,
+  fromUserId: string,
   toUserId: string,
 ): Promise<boolean> {
+  // Only from the dispatcher who offered it: a session that changed hands since is not moved.
   const result = await db
     .updateTable('tracking_sessions')
     .set({ dispatcher_id: toUserId, last_active_at: sql<Date>`now()` })
     .where('id', '=', sessionId)
     .where('status', '=', 'active')
+    .where('dispatcher_id', '=', fromUserId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -21,6 +21,7 @@ import type { RealtimeContext } from '../realtime/context';
 import { frame } from '../realtime/frames';
 import { publishSessionEvent } from '../realtime/session-publisher';
 import { insertSignedInDispatcherToken } from '../sessions/repo';
+import { announceSessionTransferred } from '../sessions/revocation';
 import { hashToken, newToken } from '../sessions/tokens';
 import type { ConsoleUsers } from './console-users';
 import {
@@ -30,6 +31,7 @@ import {
   insertTransfer,
   lockDueOffers,
   lockPendingOfSession,
+  lockSessionOwner,
   lockTransfer,
   moveSession,
   newestTransferId,
@@ -163,23 +165,71 @@ async function view(db: Database, transferId: string): Promise<CaseTransfer> {
  * After a change committed: the session's log gets `case-transfer` (sequenced, persisted and
  * replayed like every session event) and both dispatchers' consoles get it, on any instance.
  * On `accepted`, the first dispatcher's sockets close with 4412 once they have written it
- * (dispatcher-connection.ts), so the event always arrives before the close.
+ * (dispatcher-connection.ts), so the event always arrives before the close; and every instance
+ * is told to close that dispatcher's sockets for the session anyway (`closeSocketsOf`), should
+ * the event not reach one. The change has committed, so a failing step (Redis away) does not
+ * fail the request: it is logged and retried in the background, each step once it succeeded.
  */
-async function announce(deps: CaseTransferDeps, transferId: string): Promise<CaseTransfer> {
+async function announce(
+  deps: CaseTransferDeps,
+  transferId: string,
+  closeSocketsOf?: string,
+): Promise<CaseTransfer> {
   const transfer = await view(deps.db, transferId);
   const session = await findTransferSession(deps.db, transfer.sessionUuid);
+  const steps: (() => Promise<unknown>)[] = [];
   if (session)
-    await publishSessionEvent(
-      deps.realtime,
-      { sessionId: session.id, callerId: session.callerId },
-      'case-transfer',
-      { ...transfer },
+    steps.push(() =>
+      publishSessionEvent(
+        deps.realtime,
+        { sessionId: session.id, callerId: session.callerId },
+        'case-transfer',
+        { ...transfer },
+      ),
     );
-  await deps.consoleUsers.send(
-    [transfer.from.id, transfer.to.id],
-    frame('case-transfer', transfer),
+  steps.push(() =>
+    deps.consoleUsers.send([transfer.from.id, transfer.to.id], frame('case-transfer', transfer)),
   );
+  if (closeSocketsOf)
+    steps.push(() => announceSessionTransferred(deps, transfer.sessionUuid, closeSocketsOf));
+  const left = await runSteps(steps);
+  if (left.length > 0) {
+    deps.log.warn({ transferId }, 'case-transfer announcement failed; retrying in the background');
+    void retrySteps(deps, transferId, left);
+  }
   return transfer;
+}
+
+/** Runs each step in order; returns those that failed (and every one after the first failure). */
+async function runSteps(steps: (() => Promise<unknown>)[]): Promise<(() => Promise<unknown>)[]> {
+  for (let index = 0; index < steps.length; index += 1) {
+    try {
+      await steps[index]!();
+    } catch {
+      // Order matters (the event before the close), so the rest waits for this one.
+      return steps.slice(index);
+    }
+  }
+  return [];
+}
+
+/** How many times, and how far apart (doubling), a failed announcement is tried again. */
+export const announceRetries = { attempts: 5, firstDelayMs: 200 };
+
+async function retrySteps(
+  deps: CaseTransferDeps,
+  transferId: string,
+  steps: (() => Promise<unknown>)[],
+): Promise<void> {
+  let left = steps;
+  for (let attempt = 0; attempt < announceRetries.attempts && left.length > 0; attempt += 1) {
+    await new Promise((resolve) =>
+      setTimeout(resolve, announceRetries.firstDelayMs * 2 ** attempt).unref(),
+    );
+    left = await runSteps(left);
+  }
+  if (left.length > 0)
+    deps.log.error({ transferId }, 'case-transfer announcement given up after retries');
 }
 
 /** An offer whose time is up expires now, if nobody else is deciding it (then they do). */
@@ -285,6 +335,12 @@ export async function offerTransfer(
   const offeredAt = Date.now();
   const ttlMs = deps.config.CASE_TRANSFER_OFFER_TTL_MS;
   const transferId = await deps.db.transaction().execute(async (trx) => {
+    // Ownership again, under the session's row lock: an accept that committed since the read
+    // above moved the case, and its former dispatcher may no longer offer it.
+    const owner = await lockSessionOwner(trx, session.id);
+    if (owner?.dispatcherId !== principal.userId) throw notFound();
+    if (owner.status !== 'active')
+      throw new ApiError(409, 'conflict', 'This tracking session has ended.');
     const id = await insertTransfer(trx, {
       sessionId: session.id,
       teamId: session.teamId!,
@@ -421,8 +477,13 @@ export async function confirmTransfer(
           'conflict',
           'This is not the token join-stream gave you; the case stays.',
         );
-      if (!(await moveSession(trx, session.id, principal.userId)))
-        throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+      // Throwing rolls back the machine step too: the transfer stays offered.
+      if (!(await moveSession(trx, session.id, transfer.fromUserId, principal.userId)))
+        throw new ApiError(
+          409,
+          'conflict',
+          'This tracking session has ended or changed hands; nothing changed.',
+        );
       await revokeSessionTokensOf(trx, session.id, transfer.fromUserId);
       const issued = await insertSignedInDispatcherToken(trx, {
         hash: transfer.joinTokenHash,
@@ -437,9 +498,13 @@ export async function confirmTransfer(
       actorUserId: principal.userId,
       ip: ip ?? null,
     });
-    return { id: transfer.id, state };
+    return { id: transfer.id, state, fromUserId: transfer.fromUserId };
   });
-  const transfer = await announce(deps, outcome.id);
+  const transfer = await announce(
+    deps,
+    outcome.id,
+    outcome.state === 'accepted' ? outcome.fromUserId : undefined,
+  );
   if (outcome.state !== 'accepted')
     throw new ApiError(409, 'conflict', 'This offer had expired; the case stays.');
   return { transfer, session: await activeSessionOf(deps, session, socketToken) };

@@ -25,7 +25,7 @@ export class CallerChatFeed {
     private readonly context: Pick<RealtimeContext, 'db' | 'sequencer' | 'fanout' | 'log'>,
     private readonly grant: { sessionId: string; callerId: string },
     private readonly send: (frame: Buffer | string) => void,
-    /** The replay store could not be read: the page must reconnect and join again. */
+    /** The replay store could not be read: the feed is idle again, and the page may join again. */
     private readonly failed: () => void,
   ) {}
 
@@ -42,7 +42,7 @@ export class CallerChatFeed {
       await this.catchUp();
     } catch (error) {
       this.context.log.error({ err: error }, 'caller chat join failed');
-      this.failed();
+      this.reset();
     }
   }
 
@@ -71,7 +71,7 @@ export class CallerChatFeed {
   private recover(): void {
     this.catchUp().catch((error: unknown) => {
       this.context.log.error({ err: error }, 'caller chat catch-up failed');
-      this.failed();
+      this.reset();
     });
   }
 
@@ -93,6 +93,19 @@ export class CallerChatFeed {
       else if (this.state === 'live') this.recover();
     },
   };
+
+  /**
+   * Back to `idle` after a failure, unsubscribed: the socket (and the caller's location stream)
+   * stays open, and a `chat-join` starts over from the page's own last seq.
+   */
+  private reset(): void {
+    if (this.state === 'closed') return;
+    this.state = 'idle';
+    if (this.channel) this.context.fanout.remove(this.channel, this.listener);
+    this.channel = undefined;
+    this.held = [];
+    this.failed();
+  }
 
   close(): void {
     if (this.state === 'closed') return;

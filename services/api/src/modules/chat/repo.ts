@@ -30,6 +30,7 @@ export async function markChatInitiated(
       .selectFrom('session_callers')
       .select('id')
       .where('session_id', '=', sessionId)
+      .where('chat_opened_at', 'is', null)
       .orderBy('created_at')
       .orderBy('id')
       .execute();
@@ -41,10 +42,54 @@ export async function markChatInitiated(
   });
 }
 
+/**
+ * The session's callers not yet told that its chat is open, when it is (and still runs); none
+ * otherwise. For a caller added to a session whose chat was opened before.
+ */
+export async function callersAwaitingChatOpened(
+  db: Database,
+  sessionId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('session_callers as c')
+    .innerJoin('tracking_sessions as s', 's.id', 'c.session_id')
+    .select('c.id')
+    .where('c.session_id', '=', sessionId)
+    .where('s.status', '=', 'active')
+    .where('s.chat_initiated_at', 'is not', null)
+    .where('c.chat_opened_at', 'is', null)
+    .orderBy('c.created_at')
+    .orderBy('c.id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Claims a caller's `chat-opened` announcement; false when another request claimed it first. */
+export async function claimChatOpened(db: Database, callerId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('session_callers')
+    .set({ chat_opened_at: sql<Date>`now()` })
+    .where('id', '=', callerId)
+    .where('chat_opened_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives a claim back: the announcement failed, and a later attempt makes it. */
+export async function releaseChatOpened(db: Database, callerId: string): Promise<void> {
+  await db
+    .updateTable('session_callers')
+    .set({ chat_opened_at: null })
+    .where('id', '=', callerId)
+    .execute();
+}
+
 export interface ChatTarget {
   sessionActive: boolean;
   chatInitiated: boolean;
   callerLanguage: SmsLanguageCode;
+  /** The session's dispatcher now (a transfer changes it). */
+  dispatcherId: string | null;
 }
 
 /** What a message to or from `callerId` needs to know; undefined when the caller is not the session's. */
@@ -56,7 +101,7 @@ export async function findChatTarget(
   const row = await db
     .selectFrom('session_callers as c')
     .innerJoin('tracking_sessions as s', 's.id', 'c.session_id')
-    .select(['s.status', 's.chat_initiated_at', 'c.language'])
+    .select(['s.status', 's.chat_initiated_at', 's.dispatcher_id', 'c.language'])
     .where('c.id', '=', callerId)
     .where('c.session_id', '=', sessionId)
     .executeTakeFirst();
@@ -65,6 +110,7 @@ export async function findChatTarget(
         sessionActive: row.status === 'active',
         chatInitiated: row.chat_initiated_at !== null,
         callerLanguage: row.language as SmsLanguageCode,
+        dispatcherId: row.dispatcher_id,
       }
     : undefined;
 }

@@ -89,6 +89,9 @@ export class ChatSender {
 
   receive(payload: unknown): void {
     const clientId = clientIdOf(payload);
+    // The translation deadline counts from here: a message queued behind others is not held
+    // back longer for it (service.ts).
+    const arrivedAt = Date.now();
     if (!this.bucket.take()) {
       this.rateLimitedInRow += 1;
       if (this.rateLimitedInRow > chatFloodBeforeClose) return this.output.flood();
@@ -96,7 +99,8 @@ export class ChatSender {
         this.output.send('chat-ack', {
           clientId,
           outcome: 'refused',
-          reason: 'Too many messages; wait a moment and send it again.',
+          // Exactly this word (contract: ChatAck): the client may send it again later.
+          reason: 'rate-limited',
         });
       this.error('rate-limited', 'Too many chat messages; slow down.');
       return;
@@ -131,6 +135,7 @@ export class ChatSender {
             clientId: frame.clientId,
             text: frame.text,
             quickReply: frame.quickReply,
+            arrivedAt,
           }
         : {
             sessionId: this.who.sessionId,
@@ -139,6 +144,7 @@ export class ChatSender {
             senderUserId: null,
             clientId: frame.clientId,
             text: frame.text,
+            arrivedAt,
           };
     this.queue = this.queue
       .then(async () => this.answer(await this.service.send(message)))

@@ -16,12 +16,15 @@ import { findVisibleSession } from '../location/repo';
 import type { RealtimeContext } from '../realtime/context';
 import { publishSessionEvent, sequence } from '../realtime/session-publisher';
 import {
+  callersAwaitingChatOpened,
+  claimChatOpened,
   findByClientId,
   findChatTarget,
   findUserName,
   insertMessageAnnounced,
   insertMessageAt,
   markChatInitiated,
+  releaseChatOpened,
   transcriptData,
   updateTranslation,
   type NewChatMessage,
@@ -44,6 +47,8 @@ export interface OutgoingMessage {
   clientId: string;
   text?: string;
   quickReply?: ChatQuickReply;
+  /** When the frame arrived (ms): the translation deadline counts from it. Now when absent. */
+  arrivedAt?: number;
 }
 
 export type ChatAckData =
@@ -82,10 +87,9 @@ export class ChatService {
       throw new ApiError(409, 'conflict', 'This tracking session has ended.');
     const marked = await markChatInitiated(this.context.db, sessionId);
     if (!marked) throw new ApiError(409, 'conflict', 'This tracking session has ended.');
-    if (marked.opened) {
-      for (const callerId of marked.callerIds)
-        await publishSessionEvent(this.context, { sessionId, callerId }, 'chat-opened', {});
-    }
+    // Every caller not yet told (all of them the first time): calling it again repairs an
+    // announcement that failed midway.
+    await announceChatOpened(this.context, sessionId, marked.callerIds);
     return { chatInitiatedAt: marked.chatInitiatedAt.toISOString() };
   }
 
@@ -109,6 +113,14 @@ export class ChatService {
       );
       if (first) return { clientId, outcome: 'stored', messageId: first.id, seq: first.seq };
       if (!target.sessionActive) return refused('This tracking session has ended.');
+      // Only the session's dispatcher now speaks for it: one whose case was transferred away
+      // may still have a socket open for a moment, and is refused.
+      if (
+        message.from === 'dispatcher' &&
+        message.senderUserId !== null &&
+        target.dispatcherId !== message.senderUserId
+      )
+        return refused('This case is no longer yours; nothing was sent.');
       if (!target.chatInitiated) return refused('The dispatcher has not opened the chat yet.');
       return await this.store(message, target.callerLanguage);
     } catch (error) {
@@ -155,7 +167,8 @@ export class ChatService {
         : { translation: null, status: 'off' };
     } else {
       text = message.text!;
-      ({ outcome, later } = await this.translate(text, language, readerLanguage));
+      const deadline = (message.arrivedAt ?? Date.now()) + chatLimits.translationDeadlineMs;
+      ({ outcome, later } = await this.translate(text, language, readerLanguage, deadline));
     }
 
     const stored: NewChatMessage = {
@@ -263,6 +276,7 @@ export class ChatService {
     text: string,
     from: SmsLanguageCode,
     to: SmsLanguageCode | null,
+    deadlineAt: number,
   ): Promise<{ outcome: Outcome; later?: Promise<Outcome> }> {
     if (to === null || to === from) return { outcome: { translation: null, status: 'off' } };
     const translator = this.translator;
@@ -276,28 +290,53 @@ export class ChatService {
         resolve({ translation: null, status: 'not-translated' }),
       );
       translator.translate(text, from, to, abort.signal).then(
-        (result) =>
+        (result) => {
+          if (result.status !== 'translated') this.warnUntranslated(translator.name, result.reason);
           resolve(
             result.status === 'translated' && result.text.trim() !== ''
               ? { translation: { language: to, text: result.text }, status: 'translated' }
               : { translation: null, status: 'not-translated' },
-          ),
+          );
+        },
         (error: unknown) => {
           this.context.log.warn({ err: error }, 'translation failed');
           resolve({ translation: null, status: 'not-translated' });
         },
       );
     }).finally(() => clearTimeout(giveUp));
+    // Measured from the message's arrival: one that waited its turn behind others and whose
+    // time is up goes out at once, `pending`, with its translation to follow.
+    const left = deadlineAt - Date.now();
     let deadline: NodeJS.Timeout | undefined;
-    const inTime = await Promise.race([
-      answer,
-      new Promise<undefined>((resolve) => {
-        deadline = setTimeout(() => resolve(undefined), chatLimits.translationDeadlineMs);
-      }),
-    ]);
+    const inTime =
+      left <= 0
+        ? undefined
+        : await Promise.race([
+            answer,
+            new Promise<undefined>((resolve) => {
+              deadline = setTimeout(() => resolve(undefined), left);
+            }),
+          ]);
     clearTimeout(deadline);
     if (inTime) return { outcome: inTime };
     return { outcome: { translation: null, status: 'pending' }, later: answer };
+  }
+
+  /** When each engine's failure reason was last logged: at most once a minute each. */
+  private readonly warnedAt = new Map<string, number>();
+
+  /**
+   * An engine's `not-translated` answer, logged so a failing engine is noticed; the reason never
+   * carries the API key (the engines do not put it there), and any credentials in a URL are cut.
+   */
+  private warnUntranslated(engine: string, reason: string): void {
+    const safe = reason.replace(/\/\/[^/@\s]*@/g, '//').slice(0, 300);
+    const key = `${engine}|${safe}`;
+    const now = Date.now();
+    if (now - (this.warnedAt.get(key) ?? -Infinity) < 60_000) return;
+    if (this.warnedAt.size >= 1_000) this.warnedAt.clear();
+    this.warnedAt.set(key, now);
+    this.context.log.warn({ engine, reason: safe }, 'translation failed');
   }
 
   /** A `pending` message's translation, once the engine answered (or was given up on). */
@@ -352,6 +391,38 @@ export class ChatService {
       }),
     };
   }
+}
+
+/**
+ * `chat-opened` to each of these callers, at most once each (`session_callers.chat_opened_at`,
+ * claimed before and given back if the announcement fails, so a later call makes it).
+ */
+export async function announceChatOpened(
+  context: Pick<Context, 'db' | 'sequencer' | 'writer' | 'metrics' | 'log'>,
+  sessionId: string,
+  callerIds: string[],
+): Promise<void> {
+  for (const callerId of callerIds) {
+    if (!(await claimChatOpened(context.db, callerId))) continue;
+    try {
+      await publishSessionEvent(context, { sessionId, callerId }, 'chat-opened', {});
+    } catch (error) {
+      await releaseChatOpened(context.db, callerId).catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+/** A caller added to a session whose chat is already open is told so (`chat-opened`). */
+export async function announceChatOpenedToNewCallers(
+  context: Pick<Context, 'db' | 'sequencer' | 'writer' | 'metrics' | 'log'>,
+  sessionId: string,
+): Promise<void> {
+  await announceChatOpened(
+    context,
+    sessionId,
+    await callersAwaitingChatOpened(context.db, sessionId),
+  );
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -25,6 +25,7 @@ import { requireLocatingAllowed, type LocatingProfile } from './access';
 import { advanceSession, mayRejoin } from './lifecycle';
 import { untextableMessage, untextableReason } from '../sms/number-type';
 import { SmsRateLimiter } from '../sms/rate-limit';
+import { announceChatOpenedToNewCallers } from '../chat/service';
 import { insertSignedInDispatcherToken } from '../sessions/repo';
 import { openSession } from '../sessions/service';
 import { hashToken, looksLikeToken, newToken } from '../sessions/tokens';
@@ -544,6 +545,11 @@ async function textNumbers(
 ): Promise<TextedCaller[]> {
   const team = await sessionTeam(deps, session);
   const callers = await addCallers(deps.db, session.id, phoneNumbers, language);
+  // A chat already open is open for the new callers too; a failure here does not stop the texts
+  // (the dispatcher's next chat-initiated repairs it).
+  await announceChatOpenedToNewCallers(deps.realtime, session.id).catch((error: unknown) =>
+    deps.log.error({ err: error }, 'chat-opened not announced to the added callers'),
+  );
   // In parallel: the worker's concurrency, not this request, paces the provider.
   return Promise.all(
     callers.map(async (caller) => {

@@ -59,8 +59,10 @@ export class CallerConnection {
           flood: () => this.halt('rate-limited', 'Too many chat messages.'),
         },
       );
+      // A chat that cannot be loaded never stops the location stream: the page is told and
+      // may send `chat-join` again.
       this.chatFeed = new CallerChatFeed(context, grant, send, () =>
-        this.halt('service-unavailable', 'The chat could not be loaded; reconnect to try again.'),
+        this.reject('service-unavailable', 'The chat could not be loaded; join it again.'),
       );
     }
     ws.on('message', (data, isBinary) => this.enqueue(() => this.onMessage(data, isBinary)));
@@ -188,7 +190,10 @@ export class CallerConnection {
     const outer = Frame.safeParse(parsed);
     if (!outer.success) return this.invalidFrame();
     const { event, data: payload } = outer.data;
-    if (event !== 'fix' && event !== 'fixes' && !this.allow()) return this.rateLimited();
+    // Chat has its own allowance (chat/sender.ts): a chat burst never spends the tokens the
+    // location stream needs.
+    const ownBucket = event === 'fix' || event === 'fixes' || (event === 'chat' && this.chat);
+    if (!ownBucket && !this.allow()) return this.rateLimited();
     switch (event) {
       case 'fix':
         if (!this.allow()) return this.halt('rate-limited', tooManyFixes);

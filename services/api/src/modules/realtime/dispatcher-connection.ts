@@ -11,6 +11,18 @@ import { ChatSender } from '../chat/sender';
 type Pending = { frame: Buffer | string; seq: number };
 
 /**
+ * Events a slow dispatcher may receive only the newest of, per caller (see `conflate`): each
+ * describes the caller's current state, so the newest replaces the ones before it.
+ */
+const latestStateEvents = new Set<string>([
+  'new-location-available',
+  'caller-connected',
+  'is-tab-focused',
+  'is-sharing-location',
+  'caller-device',
+  'sms-status',
+]);
+/**
  * One dispatcher socket. After `join` it catches up on what the dispatcher missed, then goes
  * live. Live frames that arrive while it catches up are held and sent after, so each event
  * reaches the dispatcher exactly once and in seq order. A gap in the live seqs (or a lost Redis
@@ -75,6 +87,18 @@ export class DispatcherConnection {
     this.onClose();
     this.ws.send(errorFrame('invalid-token', message));
     this.ws.close(closeCodes.invalidToken, 'revoked');
+  }
+
+  /**
+   * The case was handed to a colleague (a control message after the accept, see hub.ts): close
+   * with 4412 even if the `case-transfer` frame never reaches this socket. Frames still on their
+   * way (a catch-up, a slow socket's backlog) are written first, then it closes.
+   */
+  transferred(): void {
+    if (this.isClosed()) return;
+    this.transferredAway = true;
+    if (this.state === 'catching-up' || this.conflated) return;
+    this.closeIfTransferred();
   }
 
   /** The session was ended elsewhere: tell the console, then close. */
@@ -304,7 +328,10 @@ export class DispatcherConnection {
       event: string;
       data: { callerId?: string };
     };
-    const key = `${event}|${data.callerId ?? ''}`;
+    // Only a caller's latest state may stand for the frames before it; a chat message, a text,
+    // an error or a transfer is news in itself, and each is kept (chat is rate-limited per sender,
+    // so this stays bounded).
+    const key = latestStateEvents.has(event) ? `${event}|${data.callerId ?? ''}` : `seq|${seq}`;
     if (this.conflated!.has(key)) this.context.metrics.conflated.inc();
     this.conflated!.set(key, { frame: frameBytes, seq });
   }

@@ -9,7 +9,12 @@ import {
   tokenStates,
   type TokenKind,
 } from '../sessions/repo';
-import { inScope, parseUserRevoked, revocationMessages } from '../sessions/revocation';
+import {
+  inScope,
+  parseSessionTransferred,
+  parseUserRevoked,
+  revocationMessages,
+} from '../sessions/revocation';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import { CallerConnection } from './caller-connection';
 import type { ConsoleSockets } from './console-sockets';
@@ -82,6 +87,18 @@ export class RealtimeHub {
    * issued to the auth sessions in the revocation's scope, not the user's other consoles.
    */
   private revokeUserLocally(message: string): void {
+    const transferred = parseSessionTransferred(message);
+    if (transferred) {
+      for (const connection of this.connections) {
+        if (
+          connection instanceof DispatcherConnection &&
+          connection.sessionId === transferred.sessionId &&
+          connection.userId === transferred.userId
+        )
+          connection.transferred();
+      }
+      return;
+    }
     const revoked = parseUserRevoked(message);
     if (!revoked) return;
     // The consoles of those sign-ins close too (their console sockets, see console-sockets.ts).

@@ -48,6 +48,44 @@ export function parseUserRevoked(message: string): UserRevoked | undefined {
   }
 }
 
+/**
+ * Also on `control:users-revoked`: a case was transferred away from `userId`, whose dispatcher
+ * sockets for that session close with 4412 (`transferred`) on every instance, even one that never
+ * receives the `case-transfer` frame. Its tokens for the session were revoked with the accept.
+ * It has no `reason`, so `parseUserRevoked` ignores it (the user's consoles stay open).
+ */
+export interface SessionTransferred {
+  kind: 'session-transferred';
+  sessionId: string;
+  userId: string;
+}
+
+export function parseSessionTransferred(message: string): SessionTransferred | undefined {
+  try {
+    const { kind, sessionId, userId } = JSON.parse(message) as Record<string, unknown>;
+    return kind === 'session-transferred' &&
+      typeof sessionId === 'string' &&
+      typeof userId === 'string'
+      ? { kind, sessionId, userId }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tells every instance to close `userId`'s dispatcher sockets for the transferred session. */
+export async function announceSessionTransferred(
+  deps: Pick<RevocationDeps, 'redis' | 'config'>,
+  sessionId: string,
+  userId: string,
+): Promise<void> {
+  const message: SessionTransferred = { kind: 'session-transferred', sessionId, userId };
+  await deps.redis.publish(
+    new SessionKeys(deps.config.REDIS_KEY_PREFIX).usersRevoked(),
+    JSON.stringify(message),
+  );
+}
+
 function parseScope(scope: unknown): RevocationScope | undefined {
   if (typeof scope !== 'object' || scope === null) return undefined;
   const fields = scope as Record<string, unknown>;
