@@ -14,3 +14,4 @@ export {
 export { lockDemoAccounts, demoLockSeconds } from './seed/demo-locks';
 export { parseFccPsapCsv } from './psap/fcc-csv';
 export { upsertPsaps } from './psap/repo';
+export { readChatTranscript } from './chat/transcript';

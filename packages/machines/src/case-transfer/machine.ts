@@ -20,6 +20,22 @@ export type CaseTransferState = 'offered' | 'accepted' | 'denied' | 'cancelled' 
  * or deny it, only the dispatcher who offered it may cancel it, and nobody may accept, deny or
  * cancel it once its time is up: an event that arrives at or after `expiresAt` expires it instead.
  */
+/**
+ * One person's answer (accept, deny, cancel): an expiry once the time is up, else `target` when
+ * `who` in the context is the person asking. Anyone else's answer is not taken.
+ */
+function answer(who: 'fromUserId' | 'toUserId', target: 'accepted' | 'denied' | 'cancelled') {
+  return [
+    { guard: 'timeUp', target: 'expired', actions: 'decideAtExpiry' },
+    {
+      guard: ({ context, event }: { context: CaseTransferContext; event: CaseTransferEvent }) =>
+        event.at < context.expiresAt && 'by' in event && event.by === context[who],
+      target,
+      actions: 'decide',
+    },
+  ] as const;
+}
+
 export const caseTransferMachine = setup({
   types: {
     context: {} as CaseTransferContext,
@@ -47,33 +63,9 @@ export const caseTransferMachine = setup({
     offered: {
       on: {
         // A late answer expires the offer: the case stays with the dispatcher who offered it.
-        ACCEPT: [
-          { guard: 'timeUp', target: 'expired', actions: 'decideAtExpiry' },
-          {
-            guard: ({ context, event }) =>
-              event.at < context.expiresAt && event.by === context.toUserId,
-            target: 'accepted',
-            actions: 'decide',
-          },
-        ],
-        DENY: [
-          { guard: 'timeUp', target: 'expired', actions: 'decideAtExpiry' },
-          {
-            guard: ({ context, event }) =>
-              event.at < context.expiresAt && event.by === context.toUserId,
-            target: 'denied',
-            actions: 'decide',
-          },
-        ],
-        CANCEL: [
-          { guard: 'timeUp', target: 'expired', actions: 'decideAtExpiry' },
-          {
-            guard: ({ context, event }) =>
-              event.at < context.expiresAt && event.by === context.fromUserId,
-            target: 'cancelled',
-            actions: 'decide',
-          },
-        ],
+        ACCEPT: answer('toUserId', 'accepted'),
+        DENY: answer('toUserId', 'denied'),
+        CANCEL: answer('fromUserId', 'cancelled'),
         EXPIRE: { guard: 'timeUp', target: 'expired', actions: 'decideAtExpiry' },
       },
     },

@@ -162,7 +162,7 @@ export interface NewChatMessage {
 
 /**
  * Stores a message and gives it its seq in one transaction: the row goes in first with a
- * placeholder seq (negative, never a real one), then `announce` sequences and publishes the
+ * provisional seq (negative, never a real one, unique under `(session_id, seq)`), then `announce` sequences and publishes the
  * event, then the row takes that seq and the transaction commits. With Postgres down, nothing is
  * announced (the insert fails first); with Redis down, nothing is stored (the insert rolls back).
  * A concurrent resend with the same client id waits on the unique index and fails: the caller of
@@ -174,10 +174,10 @@ export async function insertMessageAnnounced(
   announce: () => Promise<number>,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const placeholder = -1 - Math.floor(Math.random() * 2 ** 30);
+    const provisionalSeq = -1 - Math.floor(Math.random() * 2 ** 30);
     await trx
       .insertInto('chat_messages')
-      .values({ ...row(message), seq: placeholder })
+      .values({ ...row(message), seq: provisionalSeq })
       .execute();
     const seq = await announce();
     await trx.updateTable('chat_messages').set({ seq }).where('id', '=', message.id).execute();
@@ -233,38 +233,4 @@ export async function updateTranslation(
     })
     .where('id', '=', messageId)
     .execute();
-}
-
-/** The session's team (name, zone) and its chat with each caller's number, oldest first. */
-export async function transcriptData(db: Database, sessionId: string) {
-  const team = await db
-    .selectFrom('tracking_sessions as s')
-    .leftJoin('teams as t', 't.id', 's.team_id')
-    .select(['t.team_name', 't.time_zone'])
-    .where('s.id', '=', sessionId)
-    .executeTakeFirst();
-  const messages = await db
-    .selectFrom('chat_messages as m')
-    .innerJoin('session_callers as c', 'c.id', 'm.caller_id')
-    .select([
-      'm.sent_at',
-      'm.seq',
-      'm.sender',
-      'm.sender_name',
-      'c.phone_number',
-      'm.body',
-      'm.language',
-      'm.translation_language',
-      'm.translation_text',
-      'm.translation_status',
-    ])
-    .where('m.session_id', '=', sessionId)
-    .where('m.seq', '>', 0)
-    .orderBy('m.seq')
-    .execute();
-  return {
-    teamName: team?.team_name ?? null,
-    timeZone: team?.time_zone ?? 'UTC',
-    messages,
-  };
 }

@@ -9,6 +9,7 @@ import {
   type SessionEventData,
 } from '@locus/contract';
 import type { SmsLanguage as SmsLanguageCode } from '@locus/contract';
+import { readChatTranscript } from '@locus/db';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../http/errors';
 import type { Principal } from '../auth/guard';
@@ -25,7 +26,6 @@ import {
   insertMessageAt,
   markChatInitiated,
   releaseChatOpened,
-  transcriptData,
   updateTranslation,
   type NewChatMessage,
 } from './repo';
@@ -366,7 +366,7 @@ export class ChatService {
   ): Promise<{ fileName: string; text: string }> {
     const session = await findVisibleSession(this.context.db, sessionId, principal.userId);
     if (!session) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
-    const data = await transcriptData(this.context.db, sessionId);
+    const data = await readChatTranscript(this.context.db, sessionId);
     const messages = data.messages.map((row) => ({
       sentAt: row.sent_at,
       from: row.sender as 'dispatcher' | 'caller',

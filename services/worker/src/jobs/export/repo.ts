@@ -48,32 +48,3 @@ export async function markExported(
     .where('session_id', '=', sessionId)
     .execute();
 }
-
-/** The session's chat (issue 12), oldest first, with each caller's number and the team's zone. */
-export async function exportChat(db: Database, sessionId: string) {
-  const team = await db
-    .selectFrom('tracking_sessions as s')
-    .leftJoin('teams as t', 't.id', 's.team_id')
-    .select(['t.team_name', 't.time_zone'])
-    .where('s.id', '=', sessionId)
-    .executeTakeFirst();
-  const messages = await db
-    .selectFrom('chat_messages as m')
-    .innerJoin('session_callers as c', 'c.id', 'm.caller_id')
-    .select([
-      'm.sent_at',
-      'm.sender',
-      'm.sender_name',
-      'c.phone_number',
-      'm.body',
-      'm.language',
-      'm.translation_language',
-      'm.translation_text',
-      'm.translation_status',
-    ])
-    .where('m.session_id', '=', sessionId)
-    .where('m.seq', '>', 0)
-    .orderBy('m.seq')
-    .execute();
-  return { teamName: team?.team_name ?? null, timeZone: team?.time_zone ?? 'UTC', messages };
-}

@@ -6,7 +6,8 @@ import {
   type SmsLanguage,
 } from '@locus/contract';
 import type { JobContext } from '../../processor';
-import { exportChat, exportFixes, findPendingExport, markExported } from './repo';
+import { readChatTranscript } from '@locus/db';
+import { exportFixes, findPendingExport, markExported } from './repo';
 
 const round = (value: number, decimals: number) =>
   Math.round(value * 10 ** decimals) / 10 ** decimals;
@@ -67,7 +68,7 @@ async function exportChatTranscript(
   sessionId: string,
   teamId: string,
 ): Promise<void> {
-  const chat = await exportChat(db, sessionId);
+  const chat = await readChatTranscript(db, sessionId);
   const first = chat.messages[0];
   if (!first) return;
   const text = chatTranscriptText({
