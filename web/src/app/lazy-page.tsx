@@ -109,7 +109,7 @@ export function lazyPage<M, P extends object = Record<string, never>>(
 /** Over the page, like the modal it stands for. */
 function ModalLayer({ children, onClose }: { children: ReactNode; onClose?: () => void }) {
   return (
-    <Overlay fixed center backgroundOpacity={0.55} blur={2} zIndex={300} onClick={onClose}>
+    <Overlay fixed center backgroundOpacity={0.6} zIndex={300} onClick={onClose}>
       <Stack
         align="center"
         gap="sm"

@@ -45,7 +45,7 @@ export function MobileMenu({
           <span>Locus</span>
         </span>
       }
-      overlayProps={{ backgroundOpacity: 0.55, blur: 2, color: '#07142a' }}
+      overlayProps={{ backgroundOpacity: 0.6, color: '#07142a' }}
       closeButtonProps={{ 'aria-label': 'Close menu' }}
       hiddenFrom="md"
     >
