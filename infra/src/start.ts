@@ -4,6 +4,7 @@ import { migrate, seed } from './database-tasks';
 import { localServices } from './local-services';
 import { dataRoot, nodeTs, repoRoot } from './paths';
 import { startChild, stopChild, waitForHealthy } from './processes';
+import { claimRunLock } from './run-lock';
 import { buildWebIfStale, webDist } from './web-build';
 
 /**
@@ -13,6 +14,7 @@ import { buildWebIfStale, webDist } from './web-build';
  */
 export async function start(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
+  const lock = claimRunLock(dataRoot);
   const services = await localServices({ dataRoot, persistent: true });
   const children: ReturnType<typeof startChild>[] = [];
   let stopping = false;
@@ -22,6 +24,7 @@ export async function start(): Promise<void> {
     console.log('\n[locus] stopping …');
     await Promise.all(children.map((child) => stopChild(child)));
     await services.stop();
+    lock.release();
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
