@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpFake, readBody, sendJson } from './http-fake';
 
 export interface FakeDeepLRequest {
   authorization: string | undefined;
@@ -19,7 +19,7 @@ const targets = new Set(['EN-US', 'EN-GB', 'ES', 'FR', 'ZH', 'ZH-HANS', 'DE']);
  * a wrong key, 456 when the quota is used up, 429 too many requests, 400 `{ message }`, 5xx.
  * "Translates" with `phrases` (`SOURCE:TARGET:text`), otherwise `[TARGET] text`.
  */
-export class FakeDeepL {
+export class FakeDeepL extends HttpFake {
   readonly apiKey = `${randomBytes(8).toString('hex')}:fx`;
   readonly phrases = new Map<string, string>();
   readonly requests: FakeDeepLRequest[] = [];
@@ -28,38 +28,14 @@ export class FakeDeepL {
   delayMs = 0;
   /** Answer with this status (and message) instead. */
   failWith: { status: number; message: string } | null = null;
-  private readonly server = createServer((request, response) => {
-    void this.handle(request, response);
-  });
 
-  static async start(): Promise<FakeDeepL> {
-    const fake = new FakeDeepL();
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
-    return fake;
-  }
-
-  get url(): string {
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const send = (status: number, body: unknown) => {
-      if (response.destroyed) return;
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(body === undefined ? '' : JSON.stringify(body));
-    };
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const send = (status: number, body: unknown) => sendJson(response, status, body);
+    const text = await readBody(request);
     if (request.method !== 'POST' || request.url !== '/v2/translate') return send(404, undefined);
     let body: Partial<FakeDeepLRequest>;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<FakeDeepLRequest>;
+      body = JSON.parse(text) as Partial<FakeDeepLRequest>;
     } catch {
       return send(400, { message: 'Invalid request: Expected JSON body' });
     }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpFake, readBody, sendJson } from './http-fake';
 
 export interface FakeTranslateRequest {
   q: unknown;
@@ -16,7 +16,7 @@ export interface FakeTranslateRequest {
  * API key, 429 slow down, 500). It "translates" with `phrases` (`source:target:text`), and
  * otherwise answers `[target] text`, so a test sees which language it asked for.
  */
-export class FakeLibreTranslate {
+export class FakeLibreTranslate extends HttpFake {
   /** When set, requests must carry this `api_key` (403 otherwise). */
   apiKey: string | null = null;
   readonly phrases = new Map<string, string>();
@@ -27,39 +27,15 @@ export class FakeLibreTranslate {
   delayMs = 0;
   /** Answer with this status and error text. */
   failWith: { status: number; error: string } | null = null;
-  private readonly server = createServer((request, response) => {
-    void this.handle(request, response);
-  });
 
-  static async start(): Promise<FakeLibreTranslate> {
-    const fake = new FakeLibreTranslate();
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
-    return fake;
-  }
-
-  get url(): string {
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const send = (status: number, body: unknown) => {
-      if (response.destroyed) return;
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const send = (status: number, body: unknown) => sendJson(response, status, body);
+    const text = await readBody(request);
     if (request.method !== 'POST' || request.url !== '/translate')
       return send(404, { error: 'Not Found' });
     let body: FakeTranslateRequest;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as FakeTranslateRequest;
+      body = JSON.parse(text) as FakeTranslateRequest;
     } catch {
       return send(400, { error: 'Invalid request: missing q parameter' });
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpFake, readBody } from './http-fake';
 
 export interface FakeLocation {
   latitude: number;
@@ -16,7 +16,7 @@ export interface FakeLocation {
  * POST /oauth/token, device locations at GET /v1/location?caller_id=…, errors as
  * `{ "detail": … }`. Tests script its misbehaviour (rate limits, revoked tokens, slowness).
  */
-export class FakeRapidSos {
+export class FakeRapidSos extends HttpFake {
   readonly clientId = 'locus-test-client';
   /** Tests change it to play a provider whose keys were rotated. */
   clientSecret = randomBytes(12).toString('hex');
@@ -31,20 +31,6 @@ export class FakeRapidSos {
   /** Answer location requests with this status and detail (e.g. 503). */
   failWith: { status: number; detail: string } | null = null;
   private readonly validTokens = new Set<string>();
-  private readonly server = createServer((request, response) => {
-    void this.handle(request, response);
-  });
-
-  static async start(): Promise<FakeRapidSos> {
-    const fake = new FakeRapidSos();
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
-    return fake;
-  }
-
-  get url(): string {
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
-  }
 
   /** Revokes every token issued so far, as the provider does when keys rotate. */
   revokeTokens(): void {
@@ -55,12 +41,7 @@ export class FakeRapidSos {
     return this.requests.filter((r) => r.path === '/oauth/token').length;
   }
 
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://fake');
     this.requests.push({
       method: request.method ?? '',
@@ -108,14 +89,4 @@ export class FakeRapidSos {
     }
     send(404, { detail: 'Not found' });
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => resolve(body));
-    request.on('error', reject);
-  });
 }

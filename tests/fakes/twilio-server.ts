@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import twilio from 'twilio';
+import { HttpFake, readBody } from './http-fake';
 
 export interface FakeMessage {
   sid: string;
@@ -18,7 +18,7 @@ export interface FakeMessage {
  * an error object with Twilio's numeric code). It can also play Twilio calling us back: signed
  * status callbacks and inbound messages.
  */
-export class FakeTwilio {
+export class FakeTwilio extends HttpFake {
   readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
   readonly authToken = randomBytes(16).toString('hex');
   readonly messages: FakeMessage[] = [];
@@ -28,25 +28,6 @@ export class FakeTwilio {
   readonly landlines = new Set<string>();
   /** Answer the next this-many sends with 503. */
   failNext = 0;
-  private readonly server = createServer((request, response) => {
-    void this.handle(request, response);
-  });
-
-  static async start(): Promise<FakeTwilio> {
-    const fake = new FakeTwilio();
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
-    return fake;
-  }
-
-  get url(): string {
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
 
   /**
    * POSTs a form to `url` signed as Twilio signs webhooks (X-Twilio-Signature). Twilio signs the
@@ -73,7 +54,7 @@ export class FakeTwilio {
     });
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
@@ -138,14 +119,4 @@ export class FakeTwilio {
       uri: `/2010-04-01/Accounts/${this.accountSid}/Messages/${message.sid}.json`,
     });
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => resolve(body));
-    request.on('error', reject);
-  });
 }
