@@ -3,26 +3,29 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
+import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
 import {
-  newPage,
-  signInWithForm,
-  startAuthEnvironment,
-  type AuthEnvironment,
-} from './auth-support';
-import { trackingHelpers } from './tracking-support';
+  caseTransferHelpers,
+  chatMessage,
+  chatPanel,
+  DANA,
+  DEVON,
+  DISPATCHER_2,
+  fixCount,
+  logText,
+  MODAL,
+  promptOf,
+} from './case-transfer-support';
 
 /**
  * Issue 12, case transfer in the browser: three contexts (dispatcher 1 Dana, dispatcher 2 Devon
  * of the same team, the caller's phone). Offers stand for a short time here so that an expiry
  * can be watched (the default minute); long enough to answer one by hand on a busy machine.
+ * The edge cases (offline, busy, reload, keyboard) are in case-transfer-edges.test.ts.
  */
 const OFFER_TTL_MS = 60_000;
-const DISPATCHER_2 = 'dispatcher2@demo-county.test';
-const DANA = 'Dana Dispatcher';
-const DEVON = 'Devon Dispatcher';
 
 let env: AuthEnvironment;
 
@@ -34,18 +37,12 @@ afterAll(async () => {
   await env?.close();
 });
 
-const { waitForSms, callerLinkIn, callerPhone, endActiveSessions } = trackingHelpers(() => env);
+const { liveCase, opened, dispatcherPage, move, offerToDevon, cleanUp } = caseTransferHelpers(
+  () => env,
+);
 
-/** Every browser context a test opened: closed after it, even when it failed half-way. */
-const contexts: BrowserContext[] = [];
+afterEach(cleanUp);
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close().catch(() => undefined)));
-  await endActiveSessions();
-  await endActiveSessions(DISPATCHER_2);
-});
-
-const en = callerTexts.en.page;
 const es = callerTexts.es.page;
 
 /** What the offline engine makes of a text: the test asks Debian's Apertium itself. */
@@ -62,91 +59,7 @@ function apertium(mode: 'eng-spa' | 'spa-eng', text: string): string {
   }
 }
 
-/** The fixes the dispatcher's map shows ("3 fixes"). */
-async function fixCount(page: Page): Promise<number> {
-  const text = await page.getByTestId('fix-count').innerText();
-  return Number(/\d+/.exec(text)?.[0] ?? 0);
-}
-
-/** The dispatcher's log, as text. */
-const logText = (page: Page) => page.getByRole('region', { name: 'Log' }).innerText();
-
-/**
- * Dispatcher 1 locates `number`, texts it, and the caller shares: both pages are returned with
- * the first fix on dispatcher 1's map.
- */
-async function liveCase(number: string, { spanish = false } = {}) {
-  const dispatcher = await opened(dispatcherPage());
-  await dispatcher.page.getByLabel('Phone number').fill(number);
-  await dispatcher.page.getByRole('button', { name: 'Locate' }).click();
-  const smsPrompt = dispatcher.page.getByRole('dialog', { name: 'Send SMS to the caller?' });
-  if (spanish) await smsPrompt.getByRole('radio', { name: 'Spanish' }).check();
-  await smsPrompt.getByRole('button', { name: 'Send SMS' }).click();
-  const texts = spanish ? es : en;
-  const caller = await opened(callerPhone({ grant: true }));
-  await caller.page.goto(callerLinkIn(await waitForSms(number)));
-  await caller.page.getByRole('button', { name: texts.shareButton }).click();
-  await caller.page.getByText(texts.sharingTitle).first().waitFor();
-  await dispatcher.page.getByTitle(`Caller ${number}`).waitFor();
-  return { dispatcher, caller };
-}
-
-async function opened<T extends { context: BrowserContext }>(page: Promise<T>): Promise<T> {
-  const result = await page;
-  if (!contexts.includes(result.context)) contexts.push(result.context);
-  // Three browsers on a busy machine: a click may wait longer for a page to settle.
-  result.context.setDefaultTimeout(30_000);
-  return result;
-}
-
-/** A dispatcher signed in on the dashboard (given more time than usual to load: see above). */
-async function dispatcherPage(email = 'dispatcher@demo-county.test') {
-  const { page, context } = await newPage(env.browser);
-  contexts.push(context);
-  context.setDefaultTimeout(30_000);
-  context.setDefaultNavigationTimeout(30_000);
-  await signInWithForm(page, env.api.url, email);
-  return { page, context };
-}
-
-/** The caller moves: a new fix from their page. */
-let step = 0;
-async function move(caller: { context: BrowserContext }): Promise<void> {
-  step += 1;
-  await caller.context.setGeolocation({
-    latitude: 38.8977 + step * 0.0007,
-    longitude: -77.0365 + step * 0.0007,
-    accuracy: 10,
-  });
-}
-
-/** Dispatcher 1 opens the picker and offers the case to Devon. */
-async function offerToDevon(page: Page, number: string, { checkAccessible = false } = {}) {
-  await page.getByRole('button', { name: 'Transfer case' }).click();
-  const picker = page.getByRole('dialog', { name: `Transfer the case for ${number}` });
-  // Devon is online (their console is open), so the offer is enabled.
-  const offer = picker.getByRole('button', { name: `Offer the case to ${DEVON} (Available)` });
-  await offer.waitFor();
-  await expect.poll(() => offer.isEnabled(), { timeout: 20_000 }).toBe(true);
-  if (checkAccessible) await expectAccessible(page, 'the transfer picker', MODAL);
-  await offer.click();
-  await picker.getByText(`Waiting for ${DEVON} to answer…`).waitFor();
-  await picker.getByText(/\d+ seconds left/).waitFor();
-  return picker;
-}
-
 const CHAT_LINE = 'Stay on this page, help is coming.';
-const chatPanel = (page: Page) => page.getByRole('region', { name: 'Chat with caller' });
-const chatMessage = (page: Page, text: string) =>
-  chatPanel(page)
-    .getByRole('log', { name: 'Messages' })
-    .getByTestId('chat-message')
-    .filter({ hasText: text });
-
-/** axe on the modal alone: the pages behind are checked by their own tests. */
-const MODAL = '.mantine-Modal-content';
-
-const promptOf = (page: Page) => page.getByRole('dialog', { name: 'Case transfer' });
 
 describe('case transfer', { timeout: 400_000 }, () => {
   it('moves a live case to a colleague on another page, with its history and later fixes', async () => {

@@ -26,7 +26,7 @@ import { AgencySearch } from './AgencySearch';
 import { signUpFailed } from './messages';
 import { fieldIssue } from './password-strength';
 import { PasswordStrength } from './PasswordStrength';
-import { isCoastGuard, signUp, signUpSchema, type SignUpValues } from './sign-up';
+import { isCoastGuard, registrationPage, signUp, signUpSchema, type SignUpValues } from './sign-up';
 
 /** SPEC.md §9: the page reloads this long after a sign-up lands on the dashboard. */
 const reloadAfterSignUpMs = 100;
@@ -68,11 +68,9 @@ function CreateAccountForm({ onDone }: { onDone: () => void }) {
     mutationFn: (values: SignUpValues) => signUp(values, coastGuard),
     onSuccess: async (outcome) => {
       onDone();
-      if (outcome.kind === 'coast-guard') {
-        await navigate('/register/complete-uscg');
-        return;
-      }
-      await navigate('/dashboard');
+      // The registration machine's state picks the next page.
+      await navigate(registrationPage[outcome.state]);
+      if (outcome.state === 'coastGuardUnit') return;
       window.setTimeout(() => window.location.reload(), reloadAfterSignUpMs);
     },
   });

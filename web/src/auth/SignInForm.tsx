@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SignInBody } from '@locus/contract';
-import { selectLockoutState } from '@locus/machines/authentication';
 import {
   Alert,
   Anchor,
@@ -16,7 +15,6 @@ import { useCallback } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { errorCode } from '../app/api';
 import { accountLocked, signInFailed } from './messages';
 import { SecondFactorStep } from './second-factor/SecondFactorStep';
 import { useSignInFlow } from './second-factor/useSignInFlow';
@@ -50,8 +48,8 @@ export function SignInFormFields({
     (token: string | undefined) => form.setValue('captchaToken', token),
     [form],
   );
-  // The lockout machine's state, in the names the API's sign-in service decides it by.
-  const locked = selectLockoutState({ code: errorCode(submit.error) }) === 'locked';
+  // The sign-in flow's state, in the names the API's sign-in service decides it by.
+  const locked = submit.flowState === 'locked';
 
   if (submit.secondFactor) return <SecondFactorStep flow={submit.secondFactor} />;
   return (

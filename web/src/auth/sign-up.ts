@@ -5,6 +5,7 @@ import {
   type CurrentUser,
   type PublicConfig,
 } from '@locus/contract';
+import { stepRegistration, type RegistrationState } from '@locus/machines/authentication';
 import { z } from 'zod';
 import { api, expect } from '../app/api';
 import { reloadCurrentUser, startSession } from '../app/auth';
@@ -57,12 +58,21 @@ export function isCoastGuard(
   return coastGuard !== undefined && isCoastGuardEmail(email, coastGuard);
 }
 
-export type SignUpOutcome = { kind: 'coast-guard'; user: CurrentUser } | { kind: 'agency' };
+/**
+ * Where sign-up left the registration, in the registration machine's names (the API decides the
+ * coast-guard step by the same machine): `coastGuardUnit` (the unit's name is asked for next)
+ * or `complete`.
+ */
+export type SignUpOutcome =
+  | { state: Extract<RegistrationState, 'coastGuardUnit'>; user: CurrentUser }
+  | { state: Extract<RegistrationState, 'complete'> };
+
+export { registrationPage } from './registration-page';
 
 /**
  * SPEC.md §4 "Sign up": register, then either the reduced coast-guard path (phone and agency
  * skipped) or complete the profile with the listed agency, or join as an unlisted agency, and
- * reload the current user.
+ * reload the current user. The registration machine picks the path.
  */
 export async function signUp(
   values: SignUpValues,
@@ -81,8 +91,12 @@ export async function signUp(
     }),
     201,
   );
-  if (isCoastGuard(values.email, coastGuard)) {
-    return { kind: 'coast-guard', user: await startSession(token) };
+  const identified = stepRegistration(null, {
+    type: 'IDENTITY_SUBMITTED',
+    coastGuard: isCoastGuard(values.email, coastGuard),
+  });
+  if (identified.state === 'coastGuardUnit') {
+    return { state: 'coastGuardUnit', user: await startSession(token) };
   }
 
   sessionStore.setToken(token);
@@ -108,5 +122,5 @@ export async function signUp(
     sessionStore.clear();
     throw error;
   }
-  return { kind: 'agency' };
+  return { state: 'complete' };
 }

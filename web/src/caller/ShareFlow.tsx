@@ -78,6 +78,7 @@ export function ShareFlow({
 
   return (
     <>
+      {state.connection === 'superseded' && <OpenInAnotherTab t={t} />}
       <Phase
         state={state}
         texts={texts}
@@ -125,6 +126,19 @@ function Phase({
     case 'revoked':
       return <LoadingView t={t} />;
   }
+}
+
+/**
+ * Another tab on this link holds the connection (close 4409) and this one waits for the caller
+ * to come back to it: said calmly, since nothing is wrong and nothing is lost.
+ */
+function OpenInAnotherTab({ t }: { t: CallerPageTexts }) {
+  useAnnouncement('status', t.openInAnotherTab);
+  return (
+    <div class="card">
+      <p>{t.openInAnotherTab}</p>
+    </div>
+  );
 }
 
 /** This browser has no location to give: where to open the link instead. */

@@ -173,3 +173,122 @@ describe('the chat on the caller socket', () => {
     socket.close();
   });
 });
+
+describe('a link open in several tabs (close 4409: a newer socket took this one’s place)', () => {
+  /** A socket whose page is visible or not as the test says; every socket it opens is kept. */
+  async function tab(visible: { now: boolean }) {
+    const queue = FixQueue.open('link-tabs', noStore);
+    await queue.ready;
+    const sockets: FakeWebSocket[] = [];
+    const states: string[] = [];
+    const socket = new CallerSocket(
+      'ws://test',
+      queue,
+      {
+        onConnection: (state) => states.push(state),
+        onEnded: () => undefined,
+        onRevoked: () => undefined,
+        onQueue: () => undefined,
+        onRefused: () => undefined,
+      },
+      () => visible.now,
+      {
+        createSocket: () => {
+          const ws = new FakeWebSocket();
+          sockets.push(ws);
+          return ws as unknown as WebSocket;
+        },
+      },
+    );
+    socket.connect();
+    sockets[0]!.open();
+    return { socket, sockets, states };
+  }
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a hidden tab that is not sharing gives way, and takes the link back when the caller looks at it', async () => {
+    const visible = { now: false };
+    const { socket, sockets, states } = await tab(visible);
+    sockets[0]!.onclose?.({ code: 4409 });
+    expect(socket.connection).toBe('superseded');
+    // No reconnect, however long it waits, and not when the network comes back either.
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    socket.reconnectNow();
+    expect(sockets).toHaveLength(1);
+    expect(states.at(-1)).toBe('superseded');
+
+    // The caller comes back to this tab: it connects at once and is the page that counts.
+    visible.now = true;
+    socket.reconnectNow();
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.open();
+    expect(socket.connection).toBe('connected');
+    expect(sockets[1]!.sent[0]).toEqual({ event: 'tab-focus', data: { focused: true } });
+    socket.close();
+  });
+
+  it('the visible tab takes the link back after a pause', async () => {
+    const { socket, sockets } = await tab({ now: true });
+    sockets[0]!.onclose?.({ code: 4409 });
+    expect(socket.connection).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sockets).toHaveLength(2);
+    socket.close();
+  });
+
+  it('a hidden sharing tab keeps every fix it has not sent and sends them once it is back', async () => {
+    const { socket, sockets } = await tab({ now: false });
+    socket.setSharing(true);
+    socket.sendFix(fix(1));
+    sockets[0]!.onclose?.({ code: 4409 });
+    // A fix taken while it is pushed out waits in the queue.
+    socket.sendFix(fix(2));
+    expect(socket.connection).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(1_000);
+    sockets[1]!.open();
+    const sent = sockets[1]!.sent.flatMap((frame) =>
+      frame.event === 'fixes' ? frame.data.fixes!.map((each) => each.n) : [],
+    );
+    expect(sockets[1]!.sent[0]).toEqual({ event: 'sharing', data: { sharing: true } });
+    expect(sent).toEqual([1, 2]);
+    socket.close();
+  });
+
+  it('a tab that gave way takes the link back when the caller shares from it', async () => {
+    const visible = { now: false };
+    const { socket, sockets } = await tab(visible);
+    sockets[0]!.onclose?.({ code: 4409 });
+    expect(socket.connection).toBe('superseded');
+    socket.setSharing(true);
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.open();
+    expect(sockets[1]!.sent[0]).toEqual({ event: 'sharing', data: { sharing: true } });
+    socket.close();
+  });
+
+  it('tabs that all have a claim take the link back ever more slowly, not in a tight loop', async () => {
+    const { socket, sockets } = await tab({ now: false });
+    socket.setSharing(true);
+    const pauses: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      sockets.at(-1)!.onclose?.({ code: 4409 });
+      const before = sockets.length;
+      let waited = 0;
+      while (sockets.length === before) {
+        await vi.advanceTimersByTimeAsync(500);
+        waited += 500;
+      }
+      pauses.push(waited);
+      sockets.at(-1)!.open();
+    }
+    expect(pauses).toEqual([1_000, 2_000, 5_000, 10_000, 10_000]);
+    socket.close();
+  });
+});

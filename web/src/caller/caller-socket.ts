@@ -7,7 +7,12 @@ import {
 } from '@locus/contract/caller';
 import type { FixQueue, QueuedFix } from './fix-queue';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+/**
+ * `superseded`: another page on this link (another tab) took the connection (close 4409) and
+ * this one has no claim to it: it waits, without reconnecting, until it has one (see
+ * `CallerSocket.claimsLink`).
+ */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'superseded' | 'closed';
 
 /** What the phone says about itself (the `device` frame). */
 export type DeviceReport = Extract<CallerClientFrame, { event: 'device' }>['data'];
@@ -105,6 +110,11 @@ export class CallerSocket {
   private chat: CallerChatHooks | null = null;
   /** This socket (since its last open) has sent `chat-join`; the server takes one per socket. */
   private chatJoined = false;
+  /**
+   * Closes with 4409 since the caller last looked at this page: paces the taking back when more
+   * pages than the server keeps (`maxSocketsPerToken`) all have a claim (say, four sharing tabs).
+   */
+  private supersededInARow = 0;
 
   constructor(
     private readonly url: string,
@@ -151,10 +161,31 @@ export class CallerSocket {
     this.connectTimer = setTimeout(() => this.drop(), this.options.connectTimeoutMs);
   }
 
-  /** Reconnects at once if a reconnect is waiting (the network is back, the page is visible). */
+  /**
+   * Reconnects at once if a reconnect is waiting (the network is back, the page is visible), or
+   * takes the link back from another tab if this page now has a claim to it (it is visible).
+   */
   reconnectNow(): void {
-    if (this.done || this.ws || this.retryTimer === undefined) return;
+    if (this.done || this.ws) return;
+    if (this.state === 'superseded' ? !this.claimsLink() : this.retryTimer === undefined) return;
+    if (this.isFocused()) this.supersededInARow = 0;
     this.connect();
+  }
+
+  /**
+   * Whether this page should hold the link's connection when another page on the link (another
+   * tab) pushed it out: the page the caller is looking at, a page sharing the location, and a
+   * page holding fixes the server has not taken. The others give way and wait until the caller
+   * comes back to them; each taking the connection back in turn would push the others out
+   * forever once a link is open in more tabs than the server keeps sockets for.
+   */
+  private claimsLink(): boolean {
+    return this.isFocused() || this.sharing === true || this.queue.size > 0;
+  }
+
+  /** A page that gave way takes the link back once it has a claim (it shares, it has a fix). */
+  private reclaim(): void {
+    if (this.state === 'superseded' && this.claimsLink()) this.connect();
   }
 
   /**
@@ -174,6 +205,7 @@ export class CallerSocket {
   sendFix(fix: CallerFix): void {
     this.queue.add(fix);
     this.listener.onQueue(this.queue.size);
+    this.reclaim();
     this.flush();
   }
 
@@ -201,6 +233,7 @@ export class CallerSocket {
   setSharing(sharing: boolean): void {
     this.sharing = sharing;
     this.send({ event: 'sharing', data: { sharing } });
+    this.reclaim();
   }
 
   sendFocus(): void {
@@ -337,7 +370,25 @@ export class CallerSocket {
     if (code === closeCodes.invalidToken || code === closeCodes.notFound) {
       return this.finish('revoked');
     }
+    if (code === closeCodes.superseded) return this.onSuperseded();
     this.scheduleReconnect();
+  }
+
+  /**
+   * A newer socket on this link (another tab, most often) took this one's place. A page with a
+   * claim takes it back, paced; the others wait, and their fixes, if any come, stay queued.
+   */
+  private onSuperseded(): void {
+    if (!this.claimsLink()) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.setState('superseded');
+      return;
+    }
+    const { backoffMs } = this.options;
+    const delay = backoffMs[Math.min(this.supersededInARow, backoffMs.length - 1)] ?? 10_000;
+    this.supersededInARow += 1;
+    this.scheduleReconnect(delay);
   }
 
   private finish(how: 'ended' | 'revoked'): void {
@@ -361,9 +412,10 @@ export class CallerSocket {
     this.onClose(1006);
   }
 
-  private scheduleReconnect(): void {
-    const { backoffMs } = this.options;
-    const delay = backoffMs[Math.min(this.attempt, backoffMs.length - 1)] ?? 10_000;
+  private scheduleReconnect(
+    delay = this.options.backoffMs[Math.min(this.attempt, this.options.backoffMs.length - 1)] ??
+      10_000,
+  ): void {
     this.attempt += 1;
     this.setState('reconnecting');
     clearTimeout(this.retryTimer);

@@ -47,6 +47,11 @@ export interface CallerPageTexts {
   connecting: string;
   connected: string;
   reconnecting: string;
+  /**
+   * This page gave the connection to another tab on the same link (close 4409); it takes it back
+   * when the caller comes back to it.
+   */
+  openInAnotherTab: string;
   stopButton: string;
   positionUnavailable: string;
   positionTimeout: string;
@@ -188,6 +193,8 @@ const en: CallerTexts = {
     connecting: 'Connecting…',
     connected: 'Connected',
     reconnecting: 'Connection lost. Reconnecting…',
+    openInAnotherTab:
+      'This link is also open in another tab. This tab connects again when you come back to it.',
     stopButton: 'Stop sharing',
     positionUnavailable:
       "Your phone can't find your location. Make sure location is on, then go outside or near a window.",
@@ -305,6 +312,8 @@ const es: CallerTexts = {
     connecting: 'Conectando…',
     connected: 'Conectado',
     reconnecting: 'Se perdió la conexión. Reconectando…',
+    openInAnotherTab:
+      'Este enlace también está abierto en otra pestaña. Esta pestaña se vuelve a conectar cuando regresa a ella.',
     stopButton: 'Dejar de compartir',
     positionUnavailable:
       'Su teléfono no encuentra su ubicación. Asegúrese de que la ubicación esté activada y salga al exterior o acérquese a una ventana.',
@@ -426,6 +435,8 @@ const fr: CallerTexts = {
     connecting: 'Connexion…',
     connected: 'Connecté',
     reconnecting: 'Connexion perdue. Reconnexion…',
+    openInAnotherTab:
+      'Ce lien est aussi ouvert dans un autre onglet. Cet onglet se reconnecte quand vous y revenez.',
     stopButton: 'Arrêter le partage',
     positionUnavailable:
       "Votre téléphone ne trouve pas votre position. Vérifiez que la localisation est activée, puis sortez ou approchez-vous d'une fenêtre.",
@@ -546,6 +557,7 @@ const zh: CallerTexts = {
     connecting: '正在连接…',
     connected: '已连接',
     reconnecting: '连接已断开，正在重新连接…',
+    openInAnotherTab: '此链接也在另一个标签页中打开。回到此标签页时，它会重新连接。',
     stopButton: '停止分享',
     positionUnavailable: '手机无法获取您的位置。请确认定位已开启，然后到室外或靠近窗户。',
     positionTimeout: '获取位置的时间比平时长。请保持此页面打开，如有可能，请到室外或靠近窗户。',

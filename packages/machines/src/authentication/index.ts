@@ -1,4 +1,11 @@
 /** Imported on its own by the sign-in form, so that it does not pull in the tracking machines. */
 export * from './events';
-export { authenticationMachine, type AuthenticationContext } from './machine';
+export {
+  authenticationMachine,
+  authenticationStates,
+  selectSignInFlowState,
+  type AuthenticationContext,
+} from './machine';
 export * from './lockout';
+export * from './sign-in-flow';
+export * from './registration';

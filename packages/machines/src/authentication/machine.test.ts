@@ -1,7 +1,8 @@
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { Credentials, PasswordOutcome, SecondFactorMethod } from './events';
-import { authenticationMachine } from './machine';
+import { authenticationMachine, authenticationStates, selectSignInFlowState } from './machine';
+import { signInFlowStates } from './sign-in-flow';
 
 class Refusal extends Error {
   constructor(readonly code: string) {
@@ -53,7 +54,7 @@ describe('the authentication machine', () => {
   it('signs in with the password alone when the user has no second factor', async () => {
     const { actor, asked } = start({ password: () => ({ kind: 'signed-in' }) });
     actor.send({ type: 'SUBMIT_PASSWORD', credentials });
-    expect(actor.getSnapshot().value).toBe('submittingPassword');
+    expect(actor.getSnapshot().value).toBe('checkingPassword');
     await waitFor(actor, (snapshot) => snapshot.status === 'done');
     expect(actor.getSnapshot().value).toBe('signedIn');
     expect(asked.passwords).toEqual([credentials]);
@@ -66,7 +67,7 @@ describe('the authentication machine', () => {
       },
     });
     actor.send({ type: 'SUBMIT_PASSWORD', credentials });
-    await waitFor(actor, (snapshot) => snapshot.matches('idle'));
+    await waitFor(actor, (snapshot) => snapshot.matches('password'));
     expect(actor.getSnapshot().context.failure).toMatchObject({
       code: 'invalid-credentials',
       message: 'invalid-credentials',
@@ -74,7 +75,7 @@ describe('the authentication machine', () => {
     });
     // Codes mean nothing before a challenge.
     actor.send({ type: 'SUBMIT_CODE', code: '123456' });
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().value).toBe('password');
   });
 
   it('asks for a code after the password, refuses a wrong one and signs in with the right one', async () => {
@@ -93,7 +94,7 @@ describe('the authentication machine', () => {
     });
 
     actor.send({ type: 'SUBMIT_CODE', code: '000000' });
-    expect(actor.getSnapshot().value).toBe('submittingCode');
+    expect(actor.getSnapshot().value).toBe('checkingCode');
     await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
     expect(actor.getSnapshot().context.failure?.code).toBe('invalid-mfa-code');
 
@@ -128,7 +129,7 @@ describe('the authentication machine', () => {
     actor.send({ type: 'SUBMIT_PASSWORD', credentials });
     await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
     actor.send({ type: 'USE_PASSKEY' });
-    expect(actor.getSnapshot().value).toBe('submittingCode');
+    expect(actor.getSnapshot().value).toBe('checkingCode');
     await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
     expect(actor.getSnapshot().context).toMatchObject({
       method: 'totp',
@@ -160,7 +161,7 @@ describe('the authentication machine', () => {
       actor.send({ type: 'SUBMIT_PASSWORD', credentials });
       await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
       actor.send({ type: 'SUBMIT_CODE', code: '123456' });
-      await waitFor(actor, (snapshot) => snapshot.matches('idle'));
+      await waitFor(actor, (snapshot) => snapshot.matches('password'));
       expect(actor.getSnapshot().context).toMatchObject({ challenge: null, failure: { code } });
     }
   });
@@ -170,7 +171,35 @@ describe('the authentication machine', () => {
     actor.send({ type: 'SUBMIT_PASSWORD', credentials });
     await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
     actor.send({ type: 'START_OVER' });
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().value).toBe('password');
     expect(actor.getSnapshot().context.challenge).toBeNull();
+  });
+
+  it('names its states, and the outcomes it shows, as the server\u2019s sign-in flow does', async () => {
+    for (const state of authenticationStates) expect(signInFlowStates).toContain(state);
+    expect(Object.keys(authenticationMachine.root.states).sort()).toEqual(
+      [...authenticationStates].sort(),
+    );
+    const { actor } = start({ password: challenge });
+    expect(selectSignInFlowState(actor.getSnapshot())).toBe('password');
+    actor.send({ type: 'SUBMIT_PASSWORD', credentials });
+    expect(selectSignInFlowState(actor.getSnapshot())).toBe('checkingPassword');
+    await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
+    expect(selectSignInFlowState(actor.getSnapshot())).toBe('secondFactor');
+    for (const [code, outcome] of [
+      ['invalid-credentials', 'refused'],
+      ['account-locked', 'locked'],
+      ['mfa-challenge-expired', 'expired'],
+      ['captcha-required', 'password'],
+    ] as const) {
+      const refused = start({
+        password: () => {
+          throw new Refusal(code);
+        },
+      });
+      refused.actor.send({ type: 'SUBMIT_PASSWORD', credentials });
+      await waitFor(refused.actor, (snapshot) => snapshot.context.failure !== null);
+      expect(selectSignInFlowState(refused.actor.getSnapshot())).toBe(outcome);
+    }
   });
 });

@@ -6,6 +6,7 @@ import type {
   PasswordOutcome,
   SecondFactorMethod,
 } from './events';
+import type { SignInFlowState } from './sign-in-flow';
 
 export interface AuthenticationContext {
   /** The challenge the password step returned, while the code step is open. */
@@ -47,11 +48,16 @@ const challengeEndingCodes = new Set(['mfa-challenge-expired', 'account-locked']
  * factor, a code from the authenticator app, a recovery code or a passkey. The effects are provided by the
  * caller (`provide({ actors })`): the web app calls the API, a test answers as it likes.
  *
- *   idle → submittingPassword → signedIn
- *                             → secondFactor → submittingCode → signedIn   (a code or USE_PASSKEY)
+ * Its states are named after the sign-in flow machine's (`sign-in-flow.ts`), which the API runs:
+ * while a request is in flight the browser is `checkingPassword` or `checkingCode`, as the
+ * server is; the outcomes the server reaches (`refused`, `locked`, `expired`) come back as a
+ * refusal, and `selectSignInFlowState` names them from it.
+ *
+ *   password → checkingPassword → signedIn
+ *                               → secondFactor → checkingCode → signedIn   (a code or USE_PASSKEY)
  *                                                             → secondFactor (wrong code)
- *                                                             → idle (challenge ended, locked)
- *                             → idle (wrong password, locked: `failure` says which)
+ *                                                             → password (challenge ended, locked)
+ *                               → password (wrong password, locked: `failure` says which)
  */
 export const authenticationMachine = setup({
   types: {
@@ -77,14 +83,14 @@ export const authenticationMachine = setup({
 }).createMachine({
   id: 'authentication',
   context: initialContext,
-  initial: 'idle',
+  initial: 'password',
   states: {
-    idle: {
+    password: {
       on: {
-        SUBMIT_PASSWORD: 'submittingPassword',
+        SUBMIT_PASSWORD: 'checkingPassword',
       },
     },
-    submittingPassword: {
+    checkingPassword: {
       entry: assign({ failure: null }),
       invoke: {
         src: 'submitPassword',
@@ -109,26 +115,26 @@ export const authenticationMachine = setup({
           { target: 'signedIn' },
         ],
         onError: {
-          target: 'idle',
+          target: 'password',
           actions: assign({ failure: ({ event }) => asFailure(event.error) }),
         },
       },
     },
     secondFactor: {
       on: {
-        SUBMIT_CODE: 'submittingCode',
+        SUBMIT_CODE: 'checkingCode',
         USE_PASSKEY: {
           guard: { type: 'offersMethod', params: 'webauthn' },
-          target: 'submittingCode',
+          target: 'checkingCode',
         },
         CHOOSE_METHOD: {
           guard: { type: 'offersMethod', params: ({ event }) => event.method },
           actions: assign({ method: ({ event }) => event.method, failure: null }),
         },
-        START_OVER: { target: 'idle', actions: assign(initialContext) },
+        START_OVER: { target: 'password', actions: assign(initialContext) },
       },
     },
-    submittingCode: {
+    checkingCode: {
       entry: assign({ failure: null }),
       invoke: {
         src: 'submitCode',
@@ -144,7 +150,7 @@ export const authenticationMachine = setup({
         onError: [
           {
             guard: { type: 'endsChallenge', params: ({ event }) => asFailure(event.error) },
-            target: 'idle',
+            target: 'password',
             actions: assign(({ event }) => ({
               ...initialContext(),
               failure: asFailure(event.error),
@@ -160,3 +166,34 @@ export const authenticationMachine = setup({
     signedIn: { type: 'final' },
   },
 });
+
+/** The web machine's states: each is the sign-in flow state of the same name. */
+export const authenticationStates = [
+  'password',
+  'checkingPassword',
+  'secondFactor',
+  'checkingCode',
+  'signedIn',
+] as const satisfies readonly SignInFlowState[];
+
+/** The outcome each refusal the API answers with stands for, in the flow's names. */
+const outcomeOfRefusal: Record<string, SignInFlowState> = {
+  'invalid-credentials': 'refused',
+  'account-locked': 'locked',
+  'mfa-challenge-expired': 'expired',
+};
+
+/**
+ * The sign-in flow state the modal shows, in the names the API's sign-in service decides by:
+ * the machine's own state, or, back at the password after a refusal, the outcome the refusal
+ * names (`refused`, `locked`, `expired`).
+ */
+export function selectSignInFlowState(snapshot: {
+  value: unknown;
+  context: Pick<AuthenticationContext, 'failure'>;
+}): SignInFlowState {
+  const state = snapshot.value as (typeof authenticationStates)[number];
+  if (state !== 'password') return state;
+  const code = snapshot.context.failure?.code;
+  return (code !== null && code !== undefined && outcomeOfRefusal[code]) || 'password';
+}

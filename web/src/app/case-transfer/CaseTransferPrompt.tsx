@@ -191,7 +191,9 @@ export function CaseTransferPrompt() {
             </Text>
             {busy && (
               <Alert color="yellow" p="xs" data-testid="case-transfer-busy">
-                You are tracking another case. Finish it to take this one.
+                {/* The prompt covers the dashboard, so the case cannot be finished under it. */}
+                You are tracking another case and cannot take this one. Deny it, or end your case
+                and ask {showing.from.name} to offer it again.
               </Alert>
             )}
             {error && (

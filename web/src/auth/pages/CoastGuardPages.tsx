@@ -4,6 +4,7 @@ import {
   type CurrentUser,
   type PendingUscgUser,
 } from '@locus/contract';
+import { registrationStateFor } from '@locus/machines/authentication';
 import {
   Alert,
   Anchor,
@@ -167,11 +168,17 @@ export function CompleteUscgPage() {
       </>
     );
   }
+  // The registration machine's state, as the API's complete-registration-uscg decides by it.
+  const state = registrationStateFor({
+    coastGuard: true,
+    registrationCompleted: user.registrationComplete,
+    uscgApproval: user.uscgApproval,
+  });
   return (
     <>
-      {user.uscgApproval === 'pending' ? (
+      {state === 'awaitingApproval' ? (
         <WaitingForApproval user={user} />
-      ) : user.uscgApproval === 'rejected' ? (
+      ) : state === 'rejected' ? (
         <PageHeading
           title="Your request was not approved"
           icon={<IconUserX size={28} />}

@@ -1,5 +1,6 @@
 import {
   authenticationMachine,
+  selectSignInFlowState,
   type Credentials,
   type SecondFactorMethod,
 } from '@locus/machines/authentication';
@@ -58,13 +59,13 @@ export function useSignInFlow(onSignedIn: () => void) {
   }, [done]);
 
   const { failure, method, methods } = snapshot.context;
-  const onPasswordStep = snapshot.matches('idle') || snapshot.matches('submittingPassword');
-  const codeStep = snapshot.matches('secondFactor') || snapshot.matches('submittingCode');
+  const onPasswordStep = snapshot.matches('password') || snapshot.matches('checkingPassword');
+  const codeStep = snapshot.matches('secondFactor') || snapshot.matches('checkingCode');
   const secondFactor: SecondFactorFlow | null = codeStep
     ? {
         method,
         methods,
-        isPending: snapshot.matches('submittingCode'),
+        isPending: snapshot.matches('checkingCode'),
         error: failure?.cause ?? null,
         submit: (code) => send({ type: 'SUBMIT_CODE', code }),
         usePasskey: () => send({ type: 'USE_PASSKEY' }),
@@ -74,9 +75,11 @@ export function useSignInFlow(onSignedIn: () => void) {
     : null;
   return {
     mutate: (credentials: Credentials) => send({ type: 'SUBMIT_PASSWORD', credentials }),
-    isPending: snapshot.matches('submittingPassword') || done,
+    isPending: snapshot.matches('checkingPassword') || done,
     isError: onPasswordStep && failure !== null,
     error: onPasswordStep ? (failure?.cause ?? null) : null,
     secondFactor,
+    /** Where the flow is, in the names the API's sign-in service decides by (`locked`, …). */
+    flowState: selectSignInFlowState(snapshot),
   };
 }

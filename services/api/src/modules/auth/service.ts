@@ -13,6 +13,7 @@ import {
   type SignInBody,
 } from '@locus/contract';
 import type { Database } from '@locus/db';
+import { SignInFlow, stepRegistration, type UscgApproval } from '@locus/machines/authentication';
 import { randomBytes } from 'node:crypto';
 import { publicUrl } from '../../config';
 import { ApiError } from '../../http/errors';
@@ -20,7 +21,8 @@ import type { AppDeps } from '../../platform/deps';
 import { recordAudit } from '../audit/repo';
 import { startAuthSession } from '../auth-sessions/start';
 import { insertDemoRequest } from '../demo-requests/repo';
-import { mfaChallengeFor } from '../mfa/service';
+import { signInFlowPolicy } from '../mfa/challenges';
+import { issueMfaChallenge, secondFactorMethods } from '../mfa/service';
 import type { Mailer } from '../email/service';
 import {
   alreadyRegisteredEmail,
@@ -64,6 +66,10 @@ const invalidCredentials = () =>
 const invalidCode = () => new ApiError(400, 'invalid-code', 'This link is invalid or has expired.');
 const captchaFailed = () =>
   new ApiError(400, 'captcha-failed', 'The captcha was not solved. Please try again.');
+
+const uscgApprovals: readonly UscgApproval[] = ['pending', 'approved', 'rejected'];
+const uscgApprovalOf = (status: string | null | undefined): UscgApproval | null =>
+  uscgApprovals.find((approval) => approval === status) ?? null;
 
 /** The answers that must not reveal whether an address has an account. */
 export const neutralMessages = {
@@ -125,28 +131,69 @@ export class AuthService {
     return token;
   }
 
+  /**
+   * The password step, run as the sign-in flow machine says (`SignInFlow`): each fact learned is
+   * an event, and what is done next (count a failure, look for a second factor) and the answer
+   * (401 refused or locked, a challenge, a session) follow from the state it reaches. A challenge
+   * stores the flow's snapshot; the code step (MfaService.signIn) resumes it.
+   */
   async signIn(body: SignInBody, remoteIp: string, userAgent?: string): Promise<SignInAnswer> {
     const attempt = { email: body.email, ip: remoteIp, captchaToken: body.captchaToken };
-    await admitSignIn({ lockout: this.lockout, captcha: this.deps.captcha }, attempt);
-    const account = await findAccountByEmail(this.db, body.email);
-    const matches = await checkPassword(account?.password_hash, body.password);
-    if (!account || !matches) {
+    const flow = SignInFlow.start(signInFlowPolicy);
+    flow.send({ type: 'PASSWORD_SUBMITTED' });
+    // A wait (429) or a captcha to solve refuses the attempt before the flow hears of it.
+    const admitted = await admitSignIn(
+      { lockout: this.lockout, captcha: this.deps.captcha },
+      attempt,
+    );
+    let account: Awaited<ReturnType<typeof findAccountByEmail>>;
+    if (admitted === 'locked') {
+      flow.send({ type: 'ACCOUNT_LOCKED' });
+    } else {
+      account = await findAccountByEmail(this.db, body.email);
+      const matches = await checkPassword(account?.password_hash, body.password);
+      flow.send({ type: 'PASSWORD_CHECKED', accountExists: account !== undefined, matches });
+    }
+    if (flow.state() === 'countingFailure') {
       const outcome = await recordSignInFailure(
         { lockout: this.lockout, db: this.db },
         { ...attempt, userId: account?.id ?? null },
       );
-      throw outcome === 'locked' ? accountLocked() : invalidCredentials();
+      flow.send({ type: 'LOCK_DECIDED', locked: outcome === 'locked' });
     }
-    // With a second factor, the failures counted so far stay until the code is right too, so
-    // guessing codes cannot be spread over fresh password sign-ins.
-    const challenge = await mfaChallengeFor(this.deps, account, body.staySignedIn);
-    if (challenge) return challenge;
-    await this.lockout.clear(body.email);
-    return startAuthSession(this.db, {
-      userId: account.id,
-      staySignedIn: body.staySignedIn,
-      client: { ip: remoteIp, userAgent },
-    });
+    if (flow.state() === 'passwordAccepted' && account) {
+      const methods = await secondFactorMethods(this.deps, account.id);
+      flow.send(
+        methods.length > 0
+          ? { type: 'CHALLENGE_ISSUED', methods, at: Date.now() }
+          : { type: 'NO_SECOND_FACTOR' },
+      );
+    }
+    const state = flow.state();
+    if (state === 'locked') throw accountLocked();
+    if (state === 'refused') throw invalidCredentials();
+    // Only an account whose password was right gets this far.
+    if (!account) throw new Error(`the sign-in flow stopped at ${state}`);
+    switch (state) {
+      case 'secondFactor':
+        // The failures counted so far stay until the code is right too, so guessing codes
+        // cannot be spread over fresh password sign-ins.
+        return issueMfaChallenge(
+          this.deps,
+          { userId: account.id, email: account.email, staySignedIn: body.staySignedIn },
+          flow.context.methods,
+          flow,
+        );
+      case 'signedIn':
+        await this.lockout.clear(body.email);
+        return startAuthSession(this.db, {
+          userId: account.id,
+          staySignedIn: body.staySignedIn,
+          client: { ip: remoteIp, userAgent },
+        });
+      default:
+        throw new Error(`the sign-in flow stopped at ${state}`);
+    }
   }
 
   /**
@@ -349,21 +396,34 @@ export class AuthService {
     return loadCurrentUser(this.db, principal.userId);
   }
 
-  /** The coast-guard registration: the unit's name, then a coast-guard team admin decides. */
+  /**
+   * The coast-guard registration: the unit's name, then a coast-guard team admin decides. The
+   * registration machine (`packages/machines/src/authentication/registration.ts`), rebuilt from
+   * the user's row, decides whether the step is theirs to take and where it leads: asking again
+   * after a rejection puts the user back in the queue; an approval is kept.
+   */
   async completeRegistrationUscg(
     principal: Principal,
     body: CompleteUscgRegistrationBody,
   ): Promise<CurrentUser> {
-    if (!isCoastGuardEmail(principal.email, this.coastGuard())) {
+    const user = await findUser(this.db, principal.userId);
+    const step = stepRegistration(
+      {
+        coastGuard: isCoastGuardEmail(principal.email, this.coastGuard()),
+        registrationCompleted: user?.registration_completed_at != null,
+        uscgApproval: uscgApprovalOf(user?.uscg_status),
+      },
+      { type: 'UNIT_SUBMITTED' },
+    );
+    if (!step.taken) {
       throw new ApiError(403, 'forbidden', 'This registration is for coast-guard addresses only.');
     }
-    const user = await findUser(this.db, principal.userId);
-    const approved = user?.uscg_status === 'approved';
     await updateUser(this.db, principal.userId, {
       uscg_unit_name: body.unitName,
       registration_completed_at: new Date(),
-      // Asking again after a rejection puts the user back in the queue; approval is kept.
-      ...(approved ? {} : { uscg_status: 'pending' as const, uscg_requested_at: new Date() }),
+      ...(step.state === 'awaitingApproval'
+        ? { uscg_status: 'pending' as const, uscg_requested_at: new Date() }
+        : {}),
     });
     return loadCurrentUser(this.db, principal.userId);
   }

@@ -56,24 +56,26 @@ export interface SignInAttempt {
  * and the attempt does not count against the account, so an attacker is slowed before they can
  * lock anyone); a delay is only ever for one (address, account) pair, so nobody else behind the
  * address waits. A locked account stays locked; past three failures for the account or from the
- * address, or from a subnet past its count, a configured captcha must be solved.
+ * address, or from a subnet past its count, a configured captcha must be solved. 'locked' when
+ * the account is locked (the sign-in flow's `ACCOUNT_LOCKED`: the caller answers for it).
  */
 export async function admitSignIn(
   deps: { lockout: SignInLockout; captcha: CaptchaVerifier },
   attempt: SignInAttempt,
-): Promise<void> {
+): Promise<'admitted' | 'locked'> {
   const { lockout, captcha } = deps;
   const retryAfter = await lockout.addresses.retryAfterSeconds(attempt.ip, attempt.email);
   if (retryAfter > 0) throw new RetryLaterError(retryAfter);
-  if (await lockout.isLocked(attempt.email)) throw accountLocked();
-  if (captcha.provider === 'off') return;
+  if (await lockout.isLocked(attempt.email)) return 'locked';
+  if (captcha.provider === 'off') return 'admitted';
   const [forAccount, fromAddress, fromSubnet] = await Promise.all([
     lockout.failures(attempt.email),
     lockout.addresses.failures(attempt.ip),
     lockout.addresses.subnetIsSuspect(attempt.ip),
   ]);
-  if (Math.max(forAccount, fromAddress) < captchaAfterFailures && !fromSubnet) return;
+  if (Math.max(forAccount, fromAddress) < captchaAfterFailures && !fromSubnet) return 'admitted';
   if (!(await captcha.verify(attempt.captchaToken, attempt.ip))) throw captchaRequired();
+  return 'admitted';
 }
 
 /**

@@ -1,5 +1,4 @@
 import {
-  mfaChallengeLimits,
   type AuthToken,
   type MfaChallenge,
   type MfaMethod,
@@ -9,6 +8,7 @@ import {
   type TotpEnrolment,
 } from '@locus/contract';
 import type { Database } from '@locus/db';
+import type { SignInFlow } from '@locus/machines/authentication';
 import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
 import { recordAudit } from '../audit/repo';
@@ -20,7 +20,7 @@ import { markSessionMfaVerified } from '../auth/repo';
 import { checkPassword } from '../auth/passwords';
 import { hasPasskey } from '../passkeys/service';
 import { accountLocked, recordSignInFailure, RetryLaterError } from '../auth/sign-in-guard';
-import { MfaChallenges } from './challenges';
+import { challengeExpired, MfaChallenges, type PendingSignIn } from './challenges';
 import { hashRecoveryCode, newRecoveryCodes, recoveryCodeKey } from './recovery-codes';
 import {
   claimTimeStep,
@@ -36,32 +36,25 @@ import { checkTotpCode, newTotpSecret } from './totp';
 
 const invalidMfaCode = () =>
   new ApiError(401, 'invalid-mfa-code', 'That code is not right, or it has been used already.');
-const challengeExpired = () =>
-  new ApiError(
-    401,
-    'mfa-challenge-expired',
-    'This sign-in has expired. Enter your email and password again.',
-  );
 const wrongCode = () =>
   new ApiError(400, 'invalid-mfa-code', 'That code is not right. Enter the current code.');
 
-/**
- * Sign-in's challenge for a user who has a second factor, or undefined for a user who has none
- * (they get a session straight away, as before).
- */
-export async function mfaChallengeFor(
-  deps: AppDeps,
-  account: { id: string; email: string },
-  staySignedIn: boolean,
-): Promise<MfaChallenge | undefined> {
-  const totp = await findTotp(deps.db, account.id);
+/** The second factors a user can answer a challenge with (none: the password alone signs in). */
+export async function secondFactorMethods(deps: AppDeps, userId: string): Promise<MfaMethod[]> {
+  const totp = await findTotp(deps.db, userId);
   const methods: MfaMethod[] = totp?.confirmed ? ['totp', 'recovery'] : [];
-  if (await hasPasskey(deps.db, account.id)) methods.push('webauthn');
-  if (methods.length === 0) return undefined;
-  return new MfaChallenges(deps.redis, deps.config.REDIS_KEY_PREFIX).issue(
-    { userId: account.id, email: account.email, staySignedIn },
-    methods,
-  );
+  if (await hasPasskey(deps.db, userId)) methods.push('webauthn');
+  return methods;
+}
+
+/** Stores a challenge with the sign-in flow that issued it (now at `secondFactor`). */
+export function issueMfaChallenge(
+  deps: AppDeps,
+  pending: PendingSignIn,
+  methods: MfaMethod[],
+  flow: SignInFlow,
+): Promise<MfaChallenge> {
+  return new MfaChallenges(deps.redis, deps.config.REDIS_KEY_PREFIX).issue(pending, methods, flow);
 }
 
 /** Authenticator-app enrolment and sign-in's second step (CJIS advanced authentication). */
@@ -84,30 +77,30 @@ export class MfaService {
   /**
    * The second step. A wrong code counts toward the account's lockout and the address's
    * throttle exactly like a wrong password; the right one ends the challenge and starts a
-   * session.
+   * session. The challenge's sign-in flow, stored with it, decides whether a code is looked at
+   * at all: a challenge that signed in, locked or ran out of time or attempts takes none.
    */
   async signIn(body: MfaSignInBody, client: SessionClient & { ip: string }): Promise<AuthToken> {
     // The attempt is counted before anything else is looked at, so requests sent in parallel
     // cannot try more than the challenge's few codes between them.
-    const reserved = await this.challenges.reserveAttempt(body.challenge);
-    if (!reserved || reserved === 'exhausted') throw challengeExpired();
-    const { pending, attempt } = reserved;
+    const reserved = await this.challenges.openAttempt(body.challenge);
+    const { pending, flow } = reserved;
     const retryAfter = await this.lockout.addresses.retryAfterSeconds(client.ip, pending.email);
     if (retryAfter > 0) throw new RetryLaterError(retryAfter);
     if (await this.lockout.isLocked(pending.email)) {
-      await this.challenges.consume(body.challenge);
-      throw accountLocked();
+      flow.send({ type: 'ACCOUNT_LOCKED' });
+    } else {
+      const accepted =
+        body.method === 'recovery'
+          ? await useRecoveryCode(
+              this.db,
+              pending.userId,
+              hashRecoveryCode(this.recoveryKey, body.code),
+            )
+          : await this.acceptTotp(pending.userId, body.code, { confirm: false });
+      flow.send({ type: 'CODE_CHECKED', accepted });
     }
-    const accepted =
-      body.method === 'recovery'
-        ? await useRecoveryCode(
-            this.db,
-            pending.userId,
-            hashRecoveryCode(this.recoveryKey, body.code),
-          )
-        : await this.acceptTotp(pending.userId, body.code, { confirm: false });
-    if (!accepted) {
-      if (attempt >= mfaChallengeLimits.maxAttempts) await this.challenges.consume(body.challenge);
+    if (flow.state() === 'countingFailure') {
       await recordAudit(this.db, {
         actorUserId: null,
         action: 'sign-in.mfa-failed',
@@ -118,13 +111,22 @@ export class MfaService {
         { lockout: this.lockout, db: this.db },
         { email: pending.email, ip: client.ip, userId: pending.userId },
       );
-      if (outcome === 'locked') {
-        await this.challenges.consume(body.challenge);
-        throw accountLocked();
-      }
-      throw invalidMfaCode();
+      flow.send({ type: 'LOCK_DECIDED', locked: outcome === 'locked' });
     }
-    if (!(await this.challenges.consume(body.challenge))) throw challengeExpired();
+    // Only the request that moved the stored flow on acts on a sign-in.
+    const won = await this.challenges.advance(body.challenge, reserved);
+    switch (flow.state()) {
+      case 'locked':
+        throw accountLocked();
+      case 'secondFactor':
+      case 'expired':
+        throw invalidMfaCode();
+      case 'signedIn':
+        if (!won) throw challengeExpired();
+        break;
+      default:
+        throw new Error(`the sign-in flow stopped at ${flow.state()}`);
+    }
     await this.lockout.clear(pending.email);
     if (body.method === 'recovery') {
       await recordAudit(this.db, {

@@ -29,7 +29,7 @@ import type { SignInLockout } from '../auth/lockout';
 import { checkPassword } from '../auth/passwords';
 import { markSessionMfaVerified } from '../auth/repo';
 import { accountLocked, recordSignInFailure, RetryLaterError } from '../auth/sign-in-guard';
-import { MfaChallenges } from '../mfa/challenges';
+import { challengeExpired, MfaChallenges } from '../mfa/challenges';
 import { findTotp } from '../mfa/repo';
 import { hashToken } from '../sessions/tokens';
 import {
@@ -44,12 +44,6 @@ import {
 /** A WebAuthn challenge lasts as long as the sign-in challenge it belongs to (five minutes). */
 const challengeTtlSeconds = mfaChallengeLimits.ttlSeconds;
 
-const challengeExpired = () =>
-  new ApiError(
-    401,
-    'mfa-challenge-expired',
-    'This sign-in has expired. Enter your email and password again.',
-  );
 const passkeyRefused = () =>
   new ApiError(
     401,
@@ -254,7 +248,8 @@ export class PasskeyService {
   /** Request options for the sign-in challenge's user's passkeys. */
   async signInOptions(signInChallenge: string): Promise<WebAuthnOptions> {
     const pending = await this.challenges.find(signInChallenge);
-    if (!pending) throw challengeExpired();
+    // Only while the sign-in flow still takes an answer (not signed in, locked or expired).
+    if (!pending?.flow.takesCode(Date.now())) throw challengeExpired();
     const passkeys = await listPasskeys(this.db, pending.userId);
     if (passkeys.length === 0)
       throw new ApiError(409, 'conflict', 'You have no passkey. Use another way to sign in.');
@@ -285,26 +280,26 @@ export class PasskeyService {
     client: SessionClient & { ip: string },
   ): Promise<AuthToken> {
     // Counted before anything is looked at, as for codes: parallel requests share the limit.
-    const reserved = await this.challenges.reserveAttempt(body.challenge);
-    if (!reserved || reserved === 'exhausted') throw challengeExpired();
-    const { pending, attempt } = reserved;
+    const reserved = await this.challenges.openAttempt(body.challenge);
+    const { pending, flow } = reserved;
     // The address's delay for this account (the throttle is per address and account).
     const retryAfter = await this.lockout.addresses.retryAfterSeconds(client.ip, pending.email);
     if (retryAfter > 0) throw new RetryLaterError(retryAfter);
+    let passkey: PasskeyRow | undefined;
     if (await this.lockout.isLocked(pending.email)) {
-      await this.challenges.consume(body.challenge);
-      throw accountLocked();
+      flow.send({ type: 'ACCOUNT_LOCKED' });
+    } else {
+      const expectedChallenge = await takeOnce(this.redis, this.assertionKey(body.challenge));
+      passkey = (await listPasskeys(this.db, pending.userId)).find(
+        (candidate) => candidate.credential_id === body.response.id,
+      );
+      const accepted =
+        expectedChallenge !== null &&
+        passkey !== undefined &&
+        (await this.verifyAssertion(body, passkey, expectedChallenge));
+      flow.send({ type: 'CODE_CHECKED', accepted });
     }
-    const expectedChallenge = await takeOnce(this.redis, this.assertionKey(body.challenge));
-    const passkey = (await listPasskeys(this.db, pending.userId)).find(
-      (candidate) => candidate.credential_id === body.response.id,
-    );
-    const accepted =
-      expectedChallenge !== null &&
-      passkey !== undefined &&
-      (await this.verifyAssertion(body, passkey, expectedChallenge));
-    if (!accepted || passkey === undefined) {
-      if (attempt >= mfaChallengeLimits.maxAttempts) await this.challenges.consume(body.challenge);
+    if (flow.state() === 'countingFailure') {
       await recordAudit(this.db, {
         actorUserId: null,
         action: 'sign-in.mfa-failed',
@@ -315,13 +310,13 @@ export class PasskeyService {
         { lockout: this.lockout, db: this.db },
         { email: pending.email, ip: client.ip, userId: pending.userId },
       );
-      if (outcome === 'locked') {
-        await this.challenges.consume(body.challenge);
-        throw accountLocked();
-      }
-      throw passkeyRefused();
+      flow.send({ type: 'LOCK_DECIDED', locked: outcome === 'locked' });
     }
-    if (!(await this.challenges.consume(body.challenge))) throw challengeExpired();
+    // Only the request that moved the stored flow on acts on a sign-in.
+    const won = await this.challenges.advance(body.challenge, reserved);
+    if (flow.state() === 'locked') throw accountLocked();
+    if (flow.state() !== 'signedIn' || passkey === undefined) throw passkeyRefused();
+    if (!won) throw challengeExpired();
     await this.lockout.clear(pending.email);
     await recordAudit(this.db, {
       actorUserId: pending.userId,

@@ -31,6 +31,11 @@ export class CallerConnection {
   private tokens: number;
   private refilledAt = Date.now();
   private closed = false;
+  /**
+   * Closed because a newer socket on the same link took its place (4409): the caller is still
+   * connected through that one, so the dispatcher is not told "disconnected".
+   */
+  private superseded = false;
   /** A frame was turned away or failed: nothing more is handled on this socket (see `halt`). */
   private halted = false;
   /** `rate-limited` answers since the allowance was last full (see `rateLimited`). */
@@ -97,6 +102,7 @@ export class CallerConnection {
   }
 
   close(code: number, reason: string): void {
+    if (code === closeCodes.superseded) this.superseded = true;
     this.ws.close(code, reason);
   }
 
@@ -366,6 +372,7 @@ export class CallerConnection {
     this.closed = true;
     this.chatFeed?.close();
     this.context.metrics.sockets.dec({ kind: 'caller' });
+    if (this.superseded) return;
     this.enqueue(() =>
       this.publish('caller-connected', { connected: false }).then(() => undefined),
     );
