@@ -45,18 +45,16 @@ export async function expectAccessible(page: Page, state: string, only?: string)
 
 /**
  * Waits until nothing on the page is still animating in: Mantine's modals, drawers and menus
- * fade and scale in, and axe reads colours mid-transition as low contrast. Endless animations
- * (a loader's spinner) are not waited for.
+ * fade and scale in (a few hundred ms), and axe reads colours mid-transition as low contrast.
+ * Decorations that run on (a loader's spinner, the public site's hero pulse, which beats for
+ * about ten seconds) are not waited for: anything running longer than two seconds in all.
  */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => {
-    const moving = document
-      .getAnimations()
-      .some(
-        (animation) =>
-          animation.playState === 'running' &&
-          animation.effect?.getComputedTiming().iterations !== Infinity,
-      );
+    const moving = document.getAnimations().some((animation) => {
+      const total = animation.effect?.getComputedTiming().activeDuration;
+      return animation.playState === 'running' && typeof total === 'number' && total <= 2_000;
+    });
     const fading = [
       ...document.querySelectorAll(
         '.mantine-Modal-content, .mantine-Modal-overlay, .mantine-Drawer-content, .mantine-Drawer-overlay',
