@@ -8,6 +8,7 @@ import {
   stepRegistration,
   type RegistrationEvent,
 } from './registration';
+import { replayPath } from '../testing/replay-path';
 
 const events: RegistrationEvent[] = [
   { type: 'IDENTITY_SUBMITTED', coastGuard: true },
@@ -28,12 +29,7 @@ describe('the registration machine', () => {
     expect(new Set(all.map((path) => path.state.value))).toEqual(new Set(registrationStates));
     for (const path of all) {
       const actor = createActor(registrationMachine).start();
-      for (const step of path.steps.filter(
-        (step) => (step.event.type as string) !== 'xstate.init',
-      )) {
-        expect(actor.getSnapshot().can(step.event)).toBe(true);
-        actor.send(step.event);
-      }
+      replayPath(actor, path.steps);
       expect(serializeState(actor.getSnapshot())).toBe(serializeState(path.state));
     }
   });

@@ -9,6 +9,7 @@ import {
   type PersistedSignInFlow,
   type SignInFlowEvent,
 } from './sign-in-flow';
+import { replayPath } from '../testing/replay-path';
 
 const policy = { maxAttempts: 2, challengeTtlMs: 300_000 };
 const issuedAt = 1_000_000;
@@ -60,12 +61,7 @@ describe('the sign-in flow machine', () => {
     expect(new Set(all.map((path) => path.state.value))).toEqual(new Set(signInFlowStates));
     for (const path of all) {
       const actor = createActor(signInFlowMachine, { input: policy }).start();
-      for (const step of path.steps.filter(
-        (step) => (step.event.type as string) !== 'xstate.init',
-      )) {
-        expect(actor.getSnapshot().can(step.event)).toBe(true);
-        actor.send(step.event);
-      }
+      replayPath(actor, path.steps);
       expect(serializeState(actor.getSnapshot())).toBe(serializeState(path.state));
     }
   });

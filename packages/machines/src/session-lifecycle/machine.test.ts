@@ -8,6 +8,7 @@ import {
   stepSessionLifecycle,
   type PersistedSessionLifecycle,
 } from './run';
+import { replayPath } from '../testing/replay-path';
 
 const at = 1_700_000_000_000;
 // Every event the API reports, with each code it reports.
@@ -50,13 +51,7 @@ describe('the session-lifecycle machine', () => {
     expect(new Set(all.map((path) => path.state.value))).toEqual(new Set(sessionLifecycleStates));
     for (const path of all) {
       const actor = createActor(sessionLifecycleMachine).start();
-      // The first step is the machine's own start (`xstate.init`), not an event of the API.
-      for (const step of path.steps.filter(
-        (step) => (step.event.type as string) !== 'xstate.init',
-      )) {
-        expect(actor.getSnapshot().can(step.event)).toBe(true);
-        actor.send(step.event);
-      }
+      replayPath(actor, path.steps);
       expect(actor.getSnapshot().value).toEqual(path.state.value);
       expect(serializeState(actor.getSnapshot())).toBe(serializeState(path.state));
     }

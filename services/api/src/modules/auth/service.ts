@@ -13,7 +13,7 @@ import {
   type SignInBody,
 } from '@locus/contract';
 import type { Database } from '@locus/db';
-import { SignInFlow, stepRegistration, type UscgApproval } from '@locus/machines/authentication';
+import { SignInFlow, stepRegistration } from '@locus/machines/authentication';
 import { randomBytes } from 'node:crypto';
 import { publicUrl } from '../../config';
 import { ApiError } from '../../http/errors';
@@ -39,6 +39,7 @@ import { confirmAddress, findUser, isUniqueViolation, psapExists, updateUser } f
 import { membersAmong } from '../team-invitations/repo';
 import { acceptInvitation, createInvitation } from '../team-invitations/service';
 import { loadCurrentUser } from '../users/service';
+import { uscgApprovalOf } from '../users/view';
 import { BackgroundTasks } from './background';
 import type { Principal } from './guard';
 import type { SignInLockout } from './lockout';
@@ -66,10 +67,6 @@ const invalidCredentials = () =>
 const invalidCode = () => new ApiError(400, 'invalid-code', 'This link is invalid or has expired.');
 const captchaFailed = () =>
   new ApiError(400, 'captcha-failed', 'The captcha was not solved. Please try again.');
-
-const uscgApprovals: readonly UscgApproval[] = ['pending', 'approved', 'rejected'];
-const uscgApprovalOf = (status: string | null | undefined): UscgApproval | null =>
-  uscgApprovals.find((approval) => approval === status) ?? null;
 
 /** The answers that must not reveal whether an address has an account. */
 export const neutralMessages = {

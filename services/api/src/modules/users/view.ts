@@ -68,8 +68,13 @@ export function companyName(
 
 const uscgStates = ['pending', 'approved', 'rejected'] as const;
 
+/** `users.uscg_status` as the contract (and the registration machine) name it. */
+export function uscgApprovalOf(status: string | null | undefined): CurrentUser['uscgApproval'] {
+  return uscgStates.find((state) => state === status) ?? null;
+}
+
 export function toCurrentUser(user: UserRow, teams: readonly MembershipRow[]): CurrentUser {
-  const uscg = uscgStates.find((state) => state === user.uscg_status) ?? null;
+  const uscg = uscgApprovalOf(user.uscg_status);
   return {
     id: user.id,
     firstName: user.first_name,
