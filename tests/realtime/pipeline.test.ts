@@ -110,6 +110,30 @@ describe('a caller on one instance and a dispatcher on another', () => {
     await dispatcher.close();
   });
 
+  it("moves a session to sharing with its first stored fix, and leaves it there", async () => {
+    const session = await newSession();
+    const lifecycle = () =>
+      database.db
+        .selectFrom('tracking_sessions')
+        .select(['lifecycle', 'lifecycle_snapshot'])
+        .where('id', '=', session.sessionId)
+        .executeTakeFirstOrThrow();
+    expect((await lifecycle()).lifecycle).not.toBe('sharing');
+
+    const caller = await TestSocket.open(callerUrl(apiB, session));
+    const base = Date.now() - 60_000;
+    await sendFixes(caller, base, 0, 1);
+    await apiB.app.locus.writer.flush();
+    const first = await lifecycle();
+    expect(first.lifecycle).toBe('sharing');
+
+    // Later batches find it sharing already: the machine's snapshot is not written again.
+    await sendFixes(caller, base, 1, 3);
+    await apiB.app.locus.writer.flush();
+    expect(await lifecycle()).toEqual(first);
+    await caller.close();
+  });
+
   it('relays tab focus, sharing on and off, and sharing errors', async () => {
     const session = await newSession();
     const dispatcher = await joinAsDispatcher(apiA, session);

@@ -3,6 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { noteFixesStored } from '../location/lifecycle';
 import { insertEvents, insertFixes, touchSessions, type EventRow, type FixRow } from './repo';
 
+/** Lifecycle states a stored fix can no longer move (see noteFixesStored). */
+const lifecyclePastFirstFix = new Set(['sharing', 'ended']);
+
 export interface BatchWriterOptions {
   maxRows: number;
   maxDelayMs: number;
@@ -120,9 +123,15 @@ export class BatchWriter {
           ...fixes.map((row) => row.sessionId),
           ...events.map((row) => row.sessionId),
         ]);
-        await touchSessions(trx, [...sessions], new Date());
+        const lifecycles = await touchSessions(trx, [...sessions], new Date());
         // A session's first stored fix moves its lifecycle to sharing (the machine decides).
-        await noteFixesStored(trx, [...new Set(fixes.map((row) => row.sessionId))]);
+        // Sessions the touch saw sharing or ended are done; any it did not touch are asked.
+        const unsettled = new Set(
+          fixes
+            .map((row) => row.sessionId)
+            .filter((id) => !lifecyclePastFirstFix.has(lifecycles.get(id) ?? '')),
+        );
+        await noteFixesStored(trx, [...unsettled]);
       });
       this.failures = 0;
       this.written.fixes += fixes.length;

@@ -67,15 +67,25 @@ export async function insertEvents(db: Database, rows: EventRow[]): Promise<void
   `.execute(db);
 }
 
-/** Records activity, for the 60-second rejoin rule. */
-export async function touchSessions(db: Database, sessionIds: string[], at: Date): Promise<void> {
-  if (sessionIds.length === 0) return;
-  await db
+/**
+ * Records activity, for the 60-second rejoin rule, and answers each touched session's lifecycle
+ * state: the batch writer asks the lifecycle machine only about sessions not yet sharing, so a
+ * running session costs no second query per batch.
+ */
+export async function touchSessions(
+  db: Database,
+  sessionIds: string[],
+  at: Date,
+): Promise<Map<string, string>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
     .updateTable('tracking_sessions')
     .set({ last_active_at: at })
     .where('id', 'in', sessionIds)
     .where('last_active_at', '<', at)
+    .returning(['id', 'lifecycle'])
     .execute();
+  return new Map(rows.map((row) => [row.id, row.lifecycle]));
 }
 
 export async function lastPersistedSeq(db: Database, sessionId: string): Promise<number> {
