@@ -42,6 +42,28 @@ async function endTracking(page: Page): Promise<void> {
 /** The dispatcher's log, as text. */
 const logText = (page: Page) => page.getByRole('region', { name: 'Log' }).innerText();
 
+/** The status line's session state (the dashboard's reading of its tracking machine). */
+const dashboardLifecycle = (page: Page) =>
+  page.getByText(/^Status:/).getAttribute('data-lifecycle');
+
+/** The server's session-lifecycle state of the running session for `number`. */
+async function serverLifecycle(number: string): Promise<string | undefined> {
+  const row = await env.database.db
+    .selectFrom('tracking_sessions')
+    .innerJoin('session_callers', 'session_callers.session_id', 'tracking_sessions.id')
+    .select('tracking_sessions.lifecycle')
+    .where('session_callers.phone_number', '=', number)
+    .where('tracking_sessions.status', '=', 'active')
+    .executeTakeFirst();
+  return row?.lifecycle;
+}
+
+/** The dashboard and the server name the session's state alike, at every step asserted. */
+async function expectLifecycle(page: Page, number: string, state: string): Promise<void> {
+  await expect.poll(() => dashboardLifecycle(page), { timeout: 10_000 }).toBe(state);
+  await expect.poll(() => serverLifecycle(number), { timeout: 10_000 }).toBe(state);
+}
+
 describe('tracking a caller', { timeout: 90_000 }, () => {
   it('locates a number the provider knows, on the map, without texting anyone', async () => {
     const { page, context } = await dispatcherPage();
@@ -73,6 +95,7 @@ describe('tracking a caller', { timeout: 90_000 }, () => {
     await prompt.getByRole('radio', { name: 'Spanish' }).check();
     await prompt.getByRole('button', { name: 'Send SMS' }).click();
     await dispatcher.page.getByRole('dialog', { name: /Waiting for location/i }).waitFor();
+    await expectLifecycle(dispatcher.page, number, 'waiting');
 
     const text = await waitForSms(number);
     expect(text.body).toContain('Demo County 911');
@@ -88,6 +111,7 @@ describe('tracking a caller', { timeout: 90_000 }, () => {
       .getByRole('dialog', { name: /Waiting for location/i })
       .waitFor({ state: 'detached' });
     await dispatcher.page.getByTitle(`Caller ${number}`).waitFor();
+    await expectLifecycle(dispatcher.page, number, 'sharing');
     for (let step = 1; step <= 3; step += 1) {
       await caller.context.setGeolocation({
         latitude: 38.8977 + step * 0.0005,

@@ -13,6 +13,7 @@ import {
   selectShowsEndConfirmation,
   selectShowsSmsPrompt,
   selectShowsWaitingModal,
+  selectTrackingLifecycleState,
   selectTrackingStatusText,
 } from '@locus/machines';
 import { Box, Button, Collapse, Group, Paper, Stack, Text } from '@mantine/core';
@@ -265,6 +266,9 @@ export function DashboardPage() {
   const showsWaiting = useSelector(actor, selectShowsWaitingModal);
   const showsEndConfirmation = useSelector(actor, selectShowsEndConfirmation);
   const status = useSelector(actor, (snapshot) => selectTrackingStatusText(snapshot, socketStatus));
+  // The session's state in the server's session-lifecycle names, on the status line, so that
+  // support staff and tests compare it with `tracking_sessions.lifecycle` word for word.
+  const lifecycle = useSelector(actor, selectTrackingLifecycleState);
   const phoneNumber = useSelector(actor, (snapshot) => snapshot.context.phoneNumber);
   const language = useSelector(actor, (snapshot) => snapshot.context.language);
   const smsFailed = useSelector(
@@ -371,7 +375,7 @@ export function DashboardPage() {
 
   const statusLine = (
     <Group gap="xs" wrap="nowrap">
-      <Text size="sm" fw={600} aria-live="polite">
+      <Text size="sm" fw={600} aria-live="polite" data-lifecycle={lifecycle ?? undefined}>
         Status: {transferredTo !== null ? `Transferred to ${transferredTo}` : status}
       </Text>
       {tracking && transferredTo === null && status === 'Unable to Reconnect' && (
