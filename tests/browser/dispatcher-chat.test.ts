@@ -8,8 +8,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeLibreTranslate } from '../fakes/libretranslate-server';
 import { expectAccessible } from '../support/browser';
-import { fixAt, TestSocket, type ReceivedFrame } from '../support/sockets';
+import { fixAt, TestSocket } from '../support/sockets';
 import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { caseTransferHelpers, DISPATCHER_2, promptOf } from './case-transfer-support';
 import { trackingHelpers } from './tracking-support';
 
 /**
@@ -63,23 +64,6 @@ async function offersDownload(page: Page): Promise<boolean> {
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await confirm.waitFor({ state: 'detached' });
   return offered;
-}
-
-const isMessage = (text: string) => (frame: ReceivedFrame) =>
-  frame.event === 'chat-message' && frame.data.text === text;
-
-/**
- * The message as the caller finally reads it: announced translated, or announced `pending`
- * (the engine took longer than the 2 s the original may wait) and then its `chat-translation`.
- */
-async function asFinallyRead(caller: TestSocket, text: string): Promise<Record<string, unknown>> {
-  const message = await caller.next(isMessage(text));
-  if (message.data.translationStatus !== 'pending') return message.data;
-  const translation = await caller.next(
-    (frame) =>
-      frame.event === 'chat-translation' && frame.data.messageId === message.data.messageId,
-  );
-  return { ...message.data, ...translation.data };
 }
 
 /** The newest message from the caller, or the dispatcher's first: a locator that stays put when its text is toggled. */
@@ -220,7 +204,7 @@ describe('chatting with the caller through the offline engine', { timeout: 300_0
   });
 });
 
-describe('chatting with the caller through a LibreTranslate server', { timeout: 120_000 }, () => {
+describe('chatting with the caller through a LibreTranslate server', { timeout: 300_000 }, () => {
   let env: AuthEnvironment;
   let translator: FakeLibreTranslate;
   beforeAll(async () => {
@@ -234,44 +218,49 @@ describe('chatting with the caller through a LibreTranslate server', { timeout: 
     await env?.close();
     await translator?.close();
   });
-  const { waitForSms, callerLinkIn, dispatcherPage, endActiveSessions } = trackingHelpers(
+  const { liveCase, opened, dispatcherPage, offerToDevon, cleanUp } = caseTransferHelpers(
     () => env,
   );
-  afterEach(() => endActiveSessions());
+  afterEach(cleanUp);
 
-  it("shows the provider's translations both ways", async () => {
+  it("the Spanish caller's page and the colleague who took the case chat through the provider", async () => {
     translator.phrases.set('en:es:Can you talk?', '¿Puede hablar?');
     translator.phrases.set('es:en:No puedo hablar.', 'I cannot talk.');
     const number = '+12025550165';
-    const { page, context } = await dispatcherPage();
-    await locateInSpanish(page, number);
-    const caller = await callerSocket(env, callerLinkIn(await waitForSms(number)));
-    await page
-      .getByRole('dialog', { name: /Waiting for location/i })
-      .waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Chat with caller' }).click();
-    await caller.event('chat-opened');
+    const es = callerTexts.es.page;
+    // Three browsers: the caller's phone, dispatcher 1 who offers the case, and Devon.
+    const { dispatcher, caller } = await liveCase(number, { spanish: true });
+    const colleague = await opened(dispatcherPage(DISPATCHER_2));
+    await offerToDevon(dispatcher.page, number);
+    await promptOf(colleague.page).getByRole('button', { name: 'Accept' }).click();
+    await colleague.page.getByRole('button', { name: 'End Tracking' }).waitFor();
 
-    const input = chatPanel(page).getByRole('textbox', { name: 'Message to the caller' });
+    await colleague.page.getByRole('button', { name: /Chat with caller/ }).click();
+    const callerChat = caller.page.getByRole('region', { name: es.chatTitle });
+    const callerLog = callerChat.getByRole('log', { name: es.chatLogLabel });
+    const input = chatPanel(colleague.page).getByRole('textbox', {
+      name: 'Message to the caller',
+    });
     await input.fill('Can you talk?');
     await input.press('Enter');
-    expect(await asFinallyRead(caller, 'Can you talk?')).toMatchObject({
-      translationStatus: 'translated',
-      translation: { language: 'es', text: '¿Puede hablar?' },
-    });
+    // The caller reads the provider's Spanish on their page.
+    await callerLog.getByText('¿Puede hablar?').waitFor({ timeout: 60_000 });
 
-    caller.send('chat', { clientId: crypto.randomUUID(), text: 'No puedo hablar.' });
-    await messages(page)
+    const callerInput = callerChat.getByRole('textbox', { name: es.chatInputLabel });
+    await callerInput.fill('No puedo hablar.');
+    await callerInput.press('Enter');
+    await messages(colleague.page)
       .getByTestId('chat-message')
       .filter({ hasText: 'I cannot talk.' })
-      .waitFor();
-    const theirs = lastFromCaller(page);
+      .waitFor({ timeout: 60_000 });
+    const theirs = lastFromCaller(colleague.page);
     await theirs.getByRole('button', { name: 'Show original' }).click();
     await theirs.getByText('No puedo hablar.').waitFor();
     expect(translator.requests).toContainEqual(
+      expect.objectContaining({ q: 'Can you talk?', source: 'en', target: 'es' }),
+    );
+    expect(translator.requests).toContainEqual(
       expect.objectContaining({ q: 'No puedo hablar.', source: 'es', target: 'en' }),
     );
-    await caller.close();
-    await context.close();
   });
 });

@@ -91,6 +91,27 @@ async function stored(transferUuid: string) {
     .executeTakeFirstOrThrow();
 }
 
+/** Every transfer of a session, oldest first, as stored. */
+async function transfersOf(sessionId: string) {
+  return stack.database.db
+    .selectFrom('case_transfers')
+    .select(['id', 'status', 'machine_snapshot', 'decided_at', 'from_user_id', 'to_user_id'])
+    .where('session_id', '=', sessionId)
+    .orderBy('offered_at')
+    .execute();
+}
+
+/** The session's case-transfer audit rows, in the order they were written. */
+async function transferAudit(sessionId: string) {
+  return stack.database.db
+    .selectFrom('audit_log')
+    .select(['action', 'actor_user_id', 'detail'])
+    .where('subject', '=', sessionId)
+    .where('action', 'like', 'case-transfer.%')
+    .orderBy('id')
+    .execute();
+}
+
 async function dispatcherOf(sessionId: string): Promise<string | null> {
   const row = await stack.database.db
     .selectFrom('tracking_sessions')
@@ -142,7 +163,11 @@ describe('offer, join-stream, confirm', () => {
     // A second offer while one is pending.
     const second = await offer(stack.api, dana, request.uuid, ids[colleagueEmail]!);
     expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ error: 'conflict' });
+    expect(second.body).toMatchObject({
+      error: 'conflict',
+      message: 'A transfer of this case is already pending.',
+    });
+    expect((await transfersOf(request.uuid)).map((row) => row.id)).toEqual([transfer.transferUuid]);
 
     // Only the colleague the offer names gets a token, and it opens nothing before confirmation.
     expect((await joinStream(stack.api, dana, transfer)).status).toBe(404);
@@ -234,8 +259,12 @@ describe('offer, join-stream, confirm', () => {
 
 describe('the machine decides', () => {
   it('refuses an ACCEPT by the offerer with 409, exactly as the machine does, and changes nothing', async () => {
-    const { request, socket } = await danasSession();
+    const { request, phone, socket } = await danasSession();
     const transfer = await offerToDevon(request);
+    // The token join-stream gave Devon: the very one a legitimate accept sends, so the token
+    // check has nothing to object to and only the machine can refuse Dana.
+    const joined = await joinStream(stack.api, devon, transfer);
+    expect(joined.status).toBe(200);
     const before = await stored(transfer.transferUuid);
     // What the machine says about this event on the stored snapshot.
     const verdict = stepCaseTransfer(before.machine_snapshot as PersistedCaseTransfer, {
@@ -243,14 +272,28 @@ describe('the machine decides', () => {
       by: ids[offererEmail]!,
       at: Date.now(),
     });
-    expect(verdict.taken).toBe(false);
-    const answer = await confirm(stack.api, dana, transfer, 'y'.repeat(43));
+    expect(verdict).toMatchObject({ taken: false, state: 'offered' });
+    const answer = await confirm(stack.api, dana, transfer, joined.body.token);
     expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ error: 'conflict' });
+    // The machine's refusal (service.ts `refused`), not the token check's.
+    expect(answer.body).toMatchObject({
+      error: 'conflict',
+      message: 'This transfer cannot be accepted by you; nothing changed.',
+    });
     expect(await stored(transfer.transferUuid)).toEqual(before);
     expect(await dispatcherOf(request.uuid)).toBe(ids[offererEmail]);
-    expect((await mark(stack.api, dana, transfer)).status).toBe(200);
-    await socket.close();
+    expect((await transferAudit(request.uuid)).map((row) => row.action)).toEqual([
+      'case-transfer.offered',
+    ]);
+    // Dana's socket for the session still works: nothing closed it.
+    expect(socket.closeCode).toBeUndefined();
+    const pending = await checkTransfer(stack.api, dana, request.uuid, phone);
+    expect(pending.body).toMatchObject({ pending: 1, transfer: { status: 'offered' } });
+    // The token was the right one: Devon's accept with it goes through.
+    const accepted = await confirm(stack.api, devon, transfer, joined.body.token);
+    expect(accepted.status).toBe(200);
+    expect(await dispatcherOf(request.uuid)).toBe(ids[colleagueEmail]);
+    expect(await socket.closed()).toBe(closeCodes.transferred);
   });
 
   it('denies: the case stays, both consoles are told, and a DENY after that is refused', async () => {
@@ -267,6 +310,25 @@ describe('the machine decides', () => {
     expect(await dispatcherOf(request.uuid)).toBe(ids[offererEmail]);
     const check = await checkTransfer(stack.api, devon, request.uuid, phone);
     expect(check.body).toMatchObject({ pending: 0, transfer: { status: 'denied' } });
+    // The deny is on the record, by Devon, once: the refused second DENY wrote nothing.
+    const transferDetail = {
+      sessionId: request.uuid,
+      transferId: transfer.transferUuid,
+      fromUserId: ids[offererEmail],
+      toUserId: ids[colleagueEmail],
+    };
+    expect(await transferAudit(request.uuid)).toEqual([
+      {
+        action: 'case-transfer.offered',
+        actor_user_id: ids[offererEmail],
+        detail: transferDetail,
+      },
+      {
+        action: 'case-transfer.denied',
+        actor_user_id: ids[colleagueEmail],
+        detail: transferDetail,
+      },
+    ]);
     expect(socket.closeCode).toBeUndefined();
     await socket.close();
   });
@@ -314,7 +376,12 @@ describe('the machine decides', () => {
     await transferFrame(devonConsole, transfer.transferUuid, 'expired');
     await transferFrame(danaConsole, transfer.transferUuid, 'expired');
     await transferFrame(socket, transfer.transferUuid, 'expired');
-    expect((await confirm(stack.api, devon, transfer, joined.body.token)).status).toBe(409);
+    const late = await confirm(stack.api, devon, transfer, joined.body.token);
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({
+      error: 'conflict',
+      message: 'No transfer of this case is pending; nothing changed.',
+    });
     expect(await dispatcherOf(request.uuid)).toBe(ids[offererEmail]);
     const row = await stored(transfer.transferUuid);
     expect(row.status).toBe('expired');
@@ -391,6 +458,125 @@ describe('access', () => {
     // The wrong number for the session.
     expect((await checkTransfer(stack.api, dana, request.uuid, '+12025550999')).status).toBe(404);
     await socket.close();
+  });
+
+  it('refuses, with 409 and a clear message, an offer to a colleague who has not confirmed their e-mail or is not online, and changes nothing', async () => {
+    const { request, phone, socket } = await danasSession();
+    // Maya is on Dana's (active) team but never followed her invitation link (seed).
+    const maya = ids['maya.patel@demo-county.test']!;
+    const unconfirmed = await stack.database.db
+      .selectFrom('users')
+      .select('email_confirmed_at')
+      .where('id', '=', maya)
+      .executeTakeFirstOrThrow();
+    expect(unconfirmed.email_confirmed_at).toBeNull();
+    // Online, as an instance holding a console of hers would say: only her e-mail is missing.
+    const redis = new Redis(testEnvironment.redisUrl());
+    await redis.zadd(`${stack.redisPrefix}console-presence:{${maya}}`, Date.now(), 'instance-x');
+    const nothingChanged = async () => {
+      expect(await transfersOf(request.uuid)).toEqual([]);
+      expect(await transferAudit(request.uuid)).toEqual([]);
+      expect(await dispatcherOf(request.uuid)).toBe(ids[offererEmail]);
+      const check = await checkTransfer(stack.api, dana, request.uuid, phone);
+      expect(check.body).toEqual({ pending: 0, transfer: null });
+    };
+    const toMaya = await offer(stack.api, dana, request.uuid, maya);
+    expect(toMaya.status).toBe(409);
+    expect(toMaya.body).toEqual({
+      error: 'conflict',
+      message: 'This colleague has not confirmed their email address.',
+    });
+    await nothingChanged();
+    // Not someone Dana is offered to pick, either.
+    const candidates = await call<{ candidates: { id: string }[] }>(
+      stack.api,
+      'GET',
+      `/api/v1/location/transfer-candidates/${request.uuid}`,
+      { token: dana },
+    );
+    expect(candidates.body.candidates.map((c) => c.id)).not.toContain(maya);
+
+    // Terry is confirmed but has no console open anywhere: not active now.
+    const toTerry = await offer(stack.api, dana, request.uuid, ids[teamAdminEmail]!);
+    expect(toTerry.status).toBe(409);
+    expect(toTerry.body).toEqual({ error: 'conflict', message: 'This colleague is not online.' });
+    await nothingChanged();
+    expect(socket.of('case-transfer')).toEqual([]);
+
+    // The confirmation was the only thing missing: once Maya confirms, the same offer is taken.
+    await stack.database.db
+      .updateTable('users')
+      .set({ email_confirmed_at: new Date() })
+      .where('id', '=', maya)
+      .execute();
+    try {
+      const taken = await offer(stack.api, dana, request.uuid, maya);
+      expect(taken.status).toBe(201);
+      expect((await mark(stack.api, dana, taken.body)).body.status).toBe('cancelled');
+    } finally {
+      await stack.database.db
+        .updateTable('users')
+        .set({ email_confirmed_at: null })
+        .where('id', '=', maya)
+        .execute();
+      await redis.del(`${stack.redisPrefix}console-presence:{${maya}}`);
+      await redis.quit();
+    }
+    await socket.close();
+  });
+
+  it("answers another team's dispatcher 404 on every transfer route of this team's session, and changes nothing", async () => {
+    const { request, phone, socket } = await danasSession();
+    const transfer = await offerToDevon(request);
+    const joined = await joinStream(stack.api, devon, transfer);
+    expect(joined.status).toBe(200);
+    const before = await stored(transfer.transferUuid);
+    const auditBefore = await transferAudit(request.uuid);
+    const tokens = () =>
+      stack.database.db
+        .selectFrom('connection_tokens')
+        .select(['token_hash', 'user_id', 'revoked_at'])
+        .where('session_id', '=', request.uuid)
+        .orderBy('token_hash')
+        .execute();
+    const tokensBefore = await tokens();
+
+    const expectNotFound = (answer: { status: number; body: unknown }) => {
+      expect(answer.status).toBe(404);
+      expect(answer.body).toMatchObject({ error: 'not-found' });
+    };
+    // join-stream, confirmation (even with the token join-stream gave Devon), deny/cancel,
+    // check-case-transfer and emit-latest-location, as the neighbouring county's dispatcher.
+    expectNotFound(await joinStream(stack.api, neighbour, transfer));
+    expectNotFound(await confirm(stack.api, neighbour, transfer, joined.body.token));
+    expectNotFound(await mark(stack.api, neighbour, transfer));
+    expectNotFound(
+      await call(
+        stack.api,
+        'GET',
+        `/api/v1/location/check-case-transfer/${transfer.transferUuid}/${phonePath(phone)}`,
+        { token: neighbour },
+      ),
+    );
+    expectNotFound(
+      await call(
+        stack.api,
+        'GET',
+        `/api/v1/location/emit-latest-location/${transfer.transferUuid}/${phonePath(phone)}`,
+        { token: neighbour },
+      ),
+    );
+
+    expect(await stored(transfer.transferUuid)).toEqual(before);
+    expect(await transferAudit(request.uuid)).toEqual(auditBefore);
+    expect(await dispatcherOf(request.uuid)).toBe(ids[offererEmail]);
+    // No socket token was issued to the neighbour, and none of Dana's was revoked.
+    expect(await tokens()).toEqual(tokensBefore);
+    expect(socket.closeCode).toBeUndefined();
+    // The offer is intact: Devon still accepts it with the token he was given.
+    const accepted = await confirm(stack.api, devon, transfer, joined.body.token);
+    expect(accepted.status).toBe(200);
+    expect(await socket.closed()).toBe(closeCodes.transferred);
   });
 
   it('counts a colleague online only while some instance keeps saying so', async () => {

@@ -1,4 +1,4 @@
-import { callerTexts } from '@locus/contract';
+import { callerTexts, chatLimits } from '@locus/contract';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,7 @@ async function storedMessages(sessionId: string) {
 }
 
 /** A session with the chat opened and the caller's page joined to it (lastSeq 0). */
-async function openedChat(phoneNumber: string, language: 'en' | 'es' | 'fr' = 'en') {
+async function openedChat(phoneNumber: string, language: 'en' | 'es' | 'fr' | 'zh' = 'en') {
   const session = await chatSession(stack.api, dispatcherEmail, phoneNumber, language);
   session.caller.send('chat-join', { lastSeq: 0 });
   expect((await initiateChat(stack.api, session)).status).toBe(200);
@@ -386,6 +386,46 @@ describe('bad input', () => {
     await session.caller.count('chat-message', 6);
   });
 
+  it("answers a caller's flood with refused acks and rate-limited errors, stores none of the refused, and keeps the page's socket working", async () => {
+    const session = await openedChat('+12025550193');
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    for (const [i, clientId] of ids.entries())
+      session.caller.send('chat', { clientId, text: `help ${i}` });
+    await session.caller.count('chat-ack', 20);
+    const acks = session.caller.of('chat-ack');
+    // One ack per message, none twice.
+    expect(new Set(acks.map((frame) => frame.data.clientId))).toEqual(new Set(ids));
+    const stored = acks.filter((frame) => frame.data.outcome === 'stored');
+    const refused = acks.filter((frame) => frame.data.outcome === 'refused');
+    expect(stored).toHaveLength(chatLimits.burst);
+    expect(refused).toHaveLength(20 - chatLimits.burst);
+    expect(refused.every((frame) => frame.data.reason === 'rate-limited')).toBe(true);
+    expect(
+      session.caller.of('error').filter((frame) => frame.data.error === 'rate-limited'),
+    ).toHaveLength(20 - chatLimits.burst);
+    // Only what was acknowledged as stored is stored, and only that reaches the dispatcher.
+    const storedIds = stored.map((frame) => frame.data.clientId);
+    const rows = await storedMessages(session.request.uuid);
+    expect(rows.map((row) => row.client_id).sort()).toEqual([...storedIds].sort());
+    expect(rows.every((row) => row.sender === 'caller')).toBe(true);
+    const refusedIds = new Set(refused.map((frame) => frame.data.clientId));
+    expect(rows.some((row) => refusedIds.has(row.client_id))).toBe(false);
+    await session.dispatcher.count('chat-message', chatLimits.burst);
+
+    // The page's socket stays open and live: the dispatcher's answer reaches it, and the
+    // dispatcher (another sender, another allowance) is not held back by the caller's flood.
+    const answer = await toCaller(session, 'Stay calm, help is coming');
+    expect(answer.data.outcome).toBe('stored');
+    await session.caller.next(messageWith('Stay calm, help is coming'));
+    expect(session.caller.closeCode).toBeUndefined();
+    const storedBodies = (await storedMessages(session.request.uuid)).map((row) => row.body);
+    expect(storedBodies).toHaveLength(chatLimits.burst + 1);
+    expect(storedBodies.at(-1)).toBe('Stay calm, help is coming');
+    expect(
+      session.dispatcher.of('chat-message').filter((frame) => frame.data.from === 'caller'),
+    ).toHaveLength(chatLimits.burst);
+  });
+
   it('stores a message resent with the same client id after a reconnect once', async () => {
     const session = await openedChat('+12025550187');
     const clientId = randomUUID();
@@ -469,11 +509,23 @@ describe('translation', () => {
       translationStatus: 'translated',
     });
 
-    // An engine slower than the deadline: the original first, its translation after.
+    // An engine slower than the deadline: the original first, its translation after. Timed
+    // from the send to the caller's receipt, while the translation is still held.
     fake.hold('Slow one');
+    const sentAt = performance.now();
+    const arrival = session.caller
+      .next(messageWith('Slow one'))
+      .then((frame) => ({ frame, after: performance.now() - sentAt }));
     const slow = await toCaller(session, 'Slow one');
-    const pending = await session.caller.next(messageWith('Slow one'));
+    const { frame: pending, after } = await arrival;
     expect(pending.data).toMatchObject({ translation: null, translationStatus: 'pending' });
+    // It waited for the translation up to the deadline (less a little for timer rounding)…
+    expect(after).toBeGreaterThanOrEqual(chatLimits.translationDeadlineMs - 50);
+    // …and not much longer. The tolerance is 1 s rather than a few ms because this 2-core
+    // machine runs other suites at once; an original held for the translation, or a deadline
+    // counted from the wrong moment or set longer, still fails it.
+    expect(after).toBeLessThanOrEqual(chatLimits.translationDeadlineMs + 1_000);
+    expect(fake.calls.filter((c) => c.text === 'Slow one')).toHaveLength(1);
     fake.release('Slow one');
     const later = await session.caller.event('chat-translation');
     expect(later.data).toMatchObject({
@@ -534,5 +586,74 @@ describe('translation', () => {
       translationStatus: 'not-translated',
     });
     expect(fake.calls).toEqual([]);
+  });
+
+  it('translates a Mandarin session into zh where the engine covers the pair, and marks the rest not translated', async () => {
+    // This engine has English to Mandarin, and not Mandarin to English.
+    const fake = new FakeTranslator([['en', 'zh']]);
+    stack.api.app.locus.chat.translator = fake;
+    const session = await openedChat('+12025550194', 'zh');
+
+    // SPEC.md §4: Mandarin means the session translates into zh.
+    const ack = await toCaller(session, 'Are you safe?');
+    expect((await session.caller.next(messageWith('Are you safe?'))).data).toMatchObject({
+      language: 'en',
+      translation: { language: 'zh', text: '[zh] Are you safe?' },
+      translationStatus: 'translated',
+    });
+    const written = await chat(session.caller, { text: '我在家里' });
+    expect((await session.dispatcher.next(messageWith('我在家里'))).data).toMatchObject({
+      language: 'zh',
+      translation: null,
+      translationStatus: 'not-translated',
+    });
+    expect(fake.calls).toEqual([{ text: 'Are you safe?', from: 'en', to: 'zh' }]);
+
+    // A quick reply comes from the catalogue's Mandarin, no engine needed.
+    const quick = await chat(session.dispatcher, {
+      callerId: session.callerId,
+      clientId: randomUUID(),
+      quickReply: 'can-you-talk',
+    });
+    expect(
+      (
+        await session.caller.next(
+          (frame) =>
+            frame.event === 'chat-message' && frame.data.messageId === quick.data.messageId,
+        )
+      ).data,
+    ).toMatchObject({
+      translation: { language: 'zh', text: callerTexts.zh.quickReplies['can-you-talk'] },
+      translationStatus: 'catalogue',
+    });
+    expect(fake.calls).toHaveLength(1);
+
+    const rows = await sql<{
+      id: string;
+      language: string;
+      translation_language: string | null;
+      translation_status: string;
+    }>`select id, language, translation_language, translation_status from chat_messages
+       where session_id = ${session.request.uuid} order by seq`.execute(stack.database.db);
+    expect(rows.rows).toEqual([
+      {
+        id: ack.data.messageId,
+        language: 'en',
+        translation_language: 'zh',
+        translation_status: 'translated',
+      },
+      {
+        id: written.data.messageId,
+        language: 'zh',
+        translation_language: null,
+        translation_status: 'not-translated',
+      },
+      {
+        id: quick.data.messageId,
+        language: 'en',
+        translation_language: 'zh',
+        translation_status: 'catalogue',
+      },
+    ]);
   });
 });

@@ -110,7 +110,7 @@ describe('a caller on one instance and a dispatcher on another', () => {
     await dispatcher.close();
   });
 
-  it("moves a session to sharing with its first stored fix, and leaves it there", async () => {
+  it('moves a session to sharing with its first stored fix, and leaves it there', async () => {
     const session = await newSession();
     const lifecycle = () =>
       database.db
