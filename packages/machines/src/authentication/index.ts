@@ -5,7 +5,9 @@ export {
   authenticationStates,
   selectSignInFlowState,
   type AuthenticationContext,
+  type AuthenticationInput,
 } from './machine';
 export * from './lockout';
 export * from './sign-in-flow';
+export * from './sign-in-mirror';
 export * from './registration';

@@ -1,8 +1,28 @@
-import { createActor, fromPromise, waitFor } from 'xstate';
+import {
+  createActor,
+  fromPromise,
+  waitFor,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  type SnapshotFrom,
+} from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
-import type { Credentials, PasswordOutcome, SecondFactorMethod } from './events';
+import type {
+  AuthenticationEvent,
+  Credentials,
+  PasswordOutcome,
+  SecondFactorMethod,
+} from './events';
 import { authenticationMachine, authenticationStates, selectSignInFlowState } from './machine';
-import { signInFlowStates } from './sign-in-flow';
+import {
+  SignInFlow,
+  signInFlowStateOf,
+  signInFlowStates,
+  type SignInFlowEvent,
+  type SignInFlowState,
+} from './sign-in-flow';
+import { replayPath } from '../testing/replay-path';
 
 class Refusal extends Error {
   constructor(readonly code: string) {
@@ -40,6 +60,7 @@ function start(answers: {
         }),
       },
     }),
+    { input: {} },
   ).start();
   return { actor, asked };
 }
@@ -175,7 +196,7 @@ describe('the authentication machine', () => {
     expect(actor.getSnapshot().context.challenge).toBeNull();
   });
 
-  it('names its states, and the outcomes it shows, as the server\u2019s sign-in flow does', async () => {
+  it('names its states as the server\u2019s sign-in flow does, and shows where its copy of that flow is', async () => {
     for (const state of authenticationStates) expect(signInFlowStates).toContain(state);
     expect(Object.keys(authenticationMachine.root.states).sort()).toEqual(
       [...authenticationStates].sort(),
@@ -186,11 +207,12 @@ describe('the authentication machine', () => {
     expect(selectSignInFlowState(actor.getSnapshot())).toBe('checkingPassword');
     await waitFor(actor, (snapshot) => snapshot.matches('secondFactor'));
     expect(selectSignInFlowState(actor.getSnapshot())).toBe('secondFactor');
+    // A refusal the copy cannot read (here a captcha to solve) moves it no further: the API's
+    // flow had heard the password and nothing more.
     for (const [code, outcome] of [
       ['invalid-credentials', 'refused'],
       ['account-locked', 'locked'],
-      ['mfa-challenge-expired', 'expired'],
-      ['captcha-required', 'password'],
+      ['captcha-required', 'checkingPassword'],
     ] as const) {
       const refused = start({
         password: () => {
@@ -200,6 +222,307 @@ describe('the authentication machine', () => {
       refused.actor.send({ type: 'SUBMIT_PASSWORD', credentials });
       await waitFor(refused.actor, (snapshot) => snapshot.context.failure !== null);
       expect(selectSignInFlowState(refused.actor.getSnapshot())).toBe(outcome);
+    }
+    for (const [code, outcome] of [
+      ['mfa-challenge-expired', 'expired'],
+      ['account-locked', 'locked'],
+    ] as const) {
+      const ended = start({
+        password: challenge,
+        code: () => {
+          throw new Refusal(code);
+        },
+      });
+      ended.actor.send({ type: 'SUBMIT_PASSWORD', credentials });
+      await waitFor(ended.actor, (snapshot) => snapshot.matches('secondFactor'));
+      ended.actor.send({ type: 'SUBMIT_CODE', code: '123456' });
+      await waitFor(ended.actor, (snapshot) => snapshot.matches('password'));
+      expect(selectSignInFlowState(ended.actor.getSnapshot())).toBe(outcome);
+      // The next password is a new flow, as it is on the server.
+      ended.actor.send({ type: 'SUBMIT_PASSWORD', credentials });
+      expect(selectSignInFlowState(ended.actor.getSnapshot())).toBe('checkingPassword');
+    }
+  });
+});
+
+// The model: the modal machine as it is, its two API calls answered by the events xstate delivers
+// when their promises settle, so the graph can choose every answer at every step.
+type Answer =
+  | DoneActorEvent<PasswordOutcome, 'submitPassword'>
+  | ErrorActorEvent<unknown, 'submitPassword'>
+  | DoneActorEvent<undefined, 'submitCode'>
+  | ErrorActorEvent<unknown, 'submitCode'>;
+
+const policy = { maxAttempts: 2, challengeTtlMs: 300_000 };
+
+class PasskeyCancelled extends Error {}
+
+const passwordAnswers: Answer[] = [
+  {
+    type: 'xstate.done.actor.submitPassword',
+    actorId: 'submitPassword',
+    output: { kind: 'signed-in' },
+  },
+  ...[
+    ['totp', 'recovery'] as SecondFactorMethod[],
+    ['totp', 'webauthn'] as SecondFactorMethod[],
+  ].map((methods): Answer => ({
+    type: 'xstate.done.actor.submitPassword',
+    actorId: 'submitPassword',
+    output: { kind: 'second-factor', challenge: 'challenge-1', methods },
+  })),
+  ...['invalid-credentials', 'account-locked', 'captcha-required'].map((code): Answer => ({
+    type: 'xstate.error.actor.submitPassword',
+    actorId: 'submitPassword',
+    error: new Refusal(code),
+  })),
+];
+const codeAnswers: Answer[] = [
+  { type: 'xstate.done.actor.submitCode', actorId: 'submitCode', output: undefined },
+  ...['invalid-mfa-code', 'account-locked', 'mfa-challenge-expired'].map((code): Answer => ({
+    type: 'xstate.error.actor.submitCode',
+    actorId: 'submitCode',
+    error: new Refusal(code),
+  })),
+  // The browser's passkey dialog was closed: no request reached the API.
+  {
+    type: 'xstate.error.actor.submitCode',
+    actorId: 'submitCode',
+    error: new PasskeyCancelled('cancelled'),
+  },
+];
+
+const isAnswer = (event: { type: string }): event is Answer =>
+  event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.');
+
+const modelEvents = [
+  { type: 'SUBMIT_PASSWORD', credentials },
+  { type: 'SUBMIT_CODE', code: '123456' },
+  { type: 'USE_PASSKEY' },
+  ...(['totp', 'recovery', 'webauthn'] as const).map((method) => ({
+    type: 'CHOOSE_METHOD' as const,
+    method,
+  })),
+  { type: 'START_OVER' },
+  // The graph walks the machine's own events; the answers are events the machine takes too.
+  ...(passwordAnswers as readonly { type: string }[]),
+  ...(codeAnswers as readonly { type: string }[]),
+] as AuthenticationEvent[];
+
+type ModalSnapshot = SnapshotFrom<typeof authenticationMachine>;
+
+// A state is the step shown, where the copy of the flow is and on which attempt, and what the
+// code step offers; the refusal shown follows from the last answer.
+const serializeModal = (snapshot: ModalSnapshot) =>
+  JSON.stringify([
+    snapshot.value,
+    signInFlowStateOf(snapshot.context.flow),
+    SignInFlow.resume(snapshot.context.flow).context.attempt,
+    snapshot.context.methods,
+    snapshot.context.method,
+  ]);
+
+const modelPaths = () =>
+  getShortestPaths(authenticationMachine, {
+    events: modelEvents,
+    input: { policy },
+    serializeState: serializeModal,
+  });
+
+const refusalCode = (error: unknown) => (error instanceof Refusal ? error.code : null);
+
+const issuedAt = 1_000_000;
+
+/**
+ * The API's side, written from its services (`modules/auth/service.ts`, `modules/mfa/service.ts`,
+ * `modules/mfa/challenges.ts`): its own sign-in flow, moved by each way it has of giving an
+ * answer. Every way must leave the flow in the same state, or the answer would not tell the
+ * modal where the flow is.
+ */
+class Api {
+  flow = SignInFlow.start(policy);
+  /** The challenge's attempts, reserved in Redis before anything is looked at. */
+  private attempts = 0;
+
+  hear(event: AuthenticationEvent | Answer): void {
+    if (event.type === 'SUBMIT_PASSWORD') {
+      // Every password starts a flow, which hears of it before anything else is done.
+      this.flow = SignInFlow.start(policy);
+      this.flow.send({ type: 'PASSWORD_SUBMITTED' });
+      this.attempts = 0;
+    }
+    if (isAnswer(event)) this.answer(event);
+  }
+
+  private answer(answer: Answer): void {
+    const ways = this.waysTo(answer);
+    const reached = ways.map((way) => {
+      const flow = SignInFlow.resume(this.flow.persisted());
+      for (const event of way) flow.send(event);
+      return flow;
+    });
+    expect(new Set(reached.map((flow) => flow.state())).size).toBe(1);
+    this.flow = reached[0]!;
+  }
+
+  private waysTo(answer: Answer): SignInFlowEvent[][] {
+    const inTime = issuedAt + 1_000;
+    const late = issuedAt + policy.challengeTtlMs;
+    switch (answer.type) {
+      case 'xstate.done.actor.submitPassword': {
+        const checked: SignInFlowEvent = {
+          type: 'PASSWORD_CHECKED',
+          accountExists: true,
+          matches: true,
+        };
+        return [
+          answer.output.kind === 'second-factor'
+            ? [checked, { type: 'CHALLENGE_ISSUED', methods: answer.output.methods, at: issuedAt }]
+            : [checked, { type: 'NO_SECOND_FACTOR' }],
+        ];
+      }
+      case 'xstate.error.actor.submitPassword':
+        switch (refusalCode(answer.error)) {
+          case 'invalid-credentials':
+            return [true, false].map((accountExists) => [
+              { type: 'PASSWORD_CHECKED', accountExists, matches: false },
+              { type: 'LOCK_DECIDED', locked: false },
+            ]);
+          case 'account-locked':
+            return [
+              [{ type: 'ACCOUNT_LOCKED' }],
+              ...[true, false].map((accountExists): SignInFlowEvent[] => [
+                { type: 'PASSWORD_CHECKED', accountExists, matches: false },
+                { type: 'LOCK_DECIDED', locked: true },
+              ]),
+            ];
+          default:
+            // A wait or a captcha refuses the attempt before the flow hears more.
+            return [[]];
+        }
+      case 'xstate.done.actor.submitCode':
+        return [
+          [
+            { type: 'CODE_SUBMITTED', attempt: ++this.attempts, at: inTime },
+            { type: 'CODE_CHECKED', accepted: true },
+          ],
+        ];
+      case 'xstate.error.actor.submitCode': {
+        const code = refusalCode(answer.error);
+        if (code === null) return [[]];
+        const attempt = ++this.attempts;
+        switch (code) {
+          case 'invalid-mfa-code':
+            return [
+              [
+                { type: 'CODE_SUBMITTED', attempt, at: inTime },
+                { type: 'CODE_CHECKED', accepted: false },
+                { type: 'LOCK_DECIDED', locked: false },
+              ],
+            ];
+          case 'account-locked':
+            return [
+              [{ type: 'CODE_SUBMITTED', attempt, at: inTime }, { type: 'ACCOUNT_LOCKED' }],
+              [
+                { type: 'CODE_SUBMITTED', attempt, at: inTime },
+                { type: 'CODE_CHECKED', accepted: false },
+                { type: 'LOCK_DECIDED', locked: true },
+              ],
+            ];
+          case 'mfa-challenge-expired':
+            return [
+              [{ type: 'CODE_SUBMITTED', attempt, at: late }],
+              ...(attempt > policy.maxAttempts
+                ? [[{ type: 'CODE_SUBMITTED' as const, attempt, at: inTime }]]
+                : []),
+            ];
+          default:
+            throw new Error(`no way to ${code}`);
+        }
+      }
+    }
+  }
+}
+
+/** The modal, its calls never answering: the path's own answers are sent instead. */
+const heldModal = () =>
+  createActor(
+    authenticationMachine.provide({
+      actors: {
+        submitPassword: fromPromise<PasswordOutcome, Credentials>(() => new Promise(() => {})),
+        submitCode: fromPromise<
+          void,
+          { challenge: string; code: string; method: SecondFactorMethod }
+        >(() => new Promise(() => {})),
+      },
+    }),
+    { input: { policy } },
+  ).start();
+
+/** The modal, its calls answering with the path's answers, in order, as the app's would. */
+function scriptedModal(answers: Answer[]) {
+  const next = () => {
+    const answer = answers.shift();
+    if (answer === undefined) return new Promise<never>(() => {});
+    return 'error' in answer ? Promise.reject(answer.error) : Promise.resolve(answer.output);
+  };
+  return createActor(
+    authenticationMachine.provide({
+      actors: {
+        submitPassword: fromPromise<PasswordOutcome, Credentials>(
+          () => next() as Promise<PasswordOutcome>,
+        ),
+        submitCode: fromPromise<
+          void,
+          { challenge: string; code: string; method: SecondFactorMethod }
+        >(async () => {
+          await next();
+        }),
+      },
+    }),
+    { input: { policy } },
+  ).start();
+}
+
+// States a flow passes through within one API request: the modal never sees them.
+const withinARequest: SignInFlowState[] = ['passwordAccepted', 'countingFailure', 'checkingCode'];
+
+describe('the authentication machine, model-based', () => {
+  it('reaches every state, and its copy of the flow every state the modal can see', () => {
+    const paths = modelPaths();
+    expect(new Set(paths.map((path) => path.state.value))).toEqual(new Set(authenticationStates));
+    expect(new Set(paths.map((path) => selectSignInFlowState(path.state)))).toEqual(
+      new Set(signInFlowStates.filter((state) => !withinARequest.includes(state))),
+    );
+  });
+
+  it('keeps, at every step of every path, its copy of the flow where the API\u2019s flow is', () => {
+    for (const path of modelPaths()) {
+      const modal = heldModal();
+      const api = new Api();
+      for (const step of path.steps) {
+        replayPath(modal, [step]);
+        api.hear(step.event);
+        expect(selectSignInFlowState(modal.getSnapshot())).toBe(api.flow.state());
+        expect(serializeModal(modal.getSnapshot())).toBe(serializeModal(step.state));
+      }
+    }
+  });
+
+  it('reaches the same states when its calls answer as the path does', async () => {
+    for (const path of modelPaths()) {
+      const events: { type: string }[] = path.steps.map((step) => step.event);
+      const modal = scriptedModal(events.filter(isAnswer));
+      for (const step of path.steps) {
+        const event: { type: string } = step.event;
+        if (event.type === 'xstate.init' || isAnswer(event)) {
+          const expected = serializeModal(step.state);
+          await waitFor(modal, (snapshot) => serializeModal(snapshot) === expected);
+        } else {
+          replayPath(modal, [step]);
+        }
+      }
+      expect(serializeModal(modal.getSnapshot())).toBe(serializeModal(path.state));
     }
   });
 });

@@ -6,7 +6,18 @@ import type {
   PasswordOutcome,
   SecondFactorMethod,
 } from './events';
-import type { SignInFlowState } from './sign-in-flow';
+import {
+  signInFlowStateOf,
+  type PersistedSignInFlow,
+  type SignInFlowPolicy,
+  type SignInFlowState,
+} from './sign-in-flow';
+import {
+  mirrorSignIn,
+  restartSignInMirror,
+  startSignInMirror,
+  type SignInMirrorFact,
+} from './sign-in-mirror';
 
 export interface AuthenticationContext {
   /** The challenge the password step returned, while the code step is open. */
@@ -15,13 +26,28 @@ export interface AuthenticationContext {
   method: SecondFactorMethod;
   /** The last refusal, shown by the step it belongs to; cleared by the next attempt. */
   failure: AuthFailure | null;
+  /**
+   * The API's sign-in flow as the answers so far reveal it: the shared machine's persisted
+   * snapshot, stepped with the events the API sent its own (`sign-in-mirror.ts`).
+   */
+  flow: PersistedSignInFlow;
 }
 
-const initialContext = (): AuthenticationContext => ({
+export interface AuthenticationInput {
+  /** The API's policy (the contract's `mfaChallengeLimits`): the copy ends challenges like it. */
+  policy?: Partial<SignInFlowPolicy>;
+}
+
+const initialContext = (flow: PersistedSignInFlow): AuthenticationContext => ({
   challenge: null,
   methods: [],
   method: 'totp',
   failure: null,
+  flow,
+});
+
+const mirror = (context: AuthenticationContext, fact: SignInMirrorFact) => ({
+  flow: mirrorSignIn(context.flow, fact),
 });
 
 function asFailure(error: unknown): AuthFailure {
@@ -48,10 +74,12 @@ const challengeEndingCodes = new Set(['mfa-challenge-expired', 'account-locked']
  * factor, a code from the authenticator app, a recovery code or a passkey. The effects are provided by the
  * caller (`provide({ actors })`): the web app calls the API, a test answers as it likes.
  *
- * Its states are named after the sign-in flow machine's (`sign-in-flow.ts`), which the API runs:
- * while a request is in flight the browser is `checkingPassword` or `checkingCode`, as the
- * server is; the outcomes the server reaches (`refused`, `locked`, `expired`) come back as a
- * refusal, and `selectSignInFlowState` names them from it.
+ * Its states are named after the sign-in flow machine's (`sign-in-flow.ts`), which the API runs,
+ * and it runs that machine too, as a copy (`context.flow`): an answer tells what the API's flow
+ * heard, so the copy takes the same events and reaches the same state, the outcomes (`refused`,
+ * `locked`, `expired`) included; `selectSignInFlowState` reads it. This machine's own states are
+ * the steps the modal shows, which outlive the flow's final states (a refusal leaves the
+ * password step open for the next attempt, a new flow).
  *
  *   password → checkingPassword → signedIn
  *                               → secondFactor → checkingCode → signedIn   (a code or USE_PASSKEY)
@@ -63,6 +91,7 @@ export const authenticationMachine = setup({
   types: {
     context: {} as AuthenticationContext,
     events: {} as AuthenticationEvent,
+    input: {} as AuthenticationInput,
   },
   actors: {
     submitPassword: fromPromise<PasswordOutcome, Credentials>(async () => {
@@ -82,17 +111,23 @@ export const authenticationMachine = setup({
   },
 }).createMachine({
   id: 'authentication',
-  context: initialContext,
+  context: ({ input }) => initialContext(startSignInMirror(input.policy)),
   initial: 'password',
   states: {
     password: {
       on: {
-        SUBMIT_PASSWORD: 'checkingPassword',
+        SUBMIT_PASSWORD: {
+          target: 'checkingPassword',
+          actions: assign(({ context }) => mirror(context, { type: 'passwordSubmitted' })),
+        },
       },
     },
     checkingPassword: {
       entry: assign({ failure: null }),
       invoke: {
+        // Named, so that the answers are the events `xstate.done.actor.submitPassword` and
+        // `xstate.error.actor.submitPassword` (the model-based tests send them).
+        id: 'submitPassword',
         src: 'submitPassword',
         input: ({ event }) => {
           if (event.type !== 'SUBMIT_PASSWORD') throw new Error(`unexpected ${event.type}`);
@@ -102,21 +137,30 @@ export const authenticationMachine = setup({
           {
             guard: { type: 'needsSecondFactor', params: ({ event }) => event.output },
             target: 'secondFactor',
-            actions: assign(({ event }) =>
-              event.output.kind === 'second-factor'
+            actions: assign(({ context, event }) => ({
+              ...mirror(context, { type: 'passwordAnswered', outcome: event.output }),
+              ...(event.output.kind === 'second-factor'
                 ? {
                     challenge: event.output.challenge,
                     methods: event.output.methods,
                     method: event.output.methods[0] ?? 'totp',
                   }
-                : {},
+                : {}),
+            })),
+          },
+          {
+            target: 'signedIn',
+            actions: assign(({ context, event }) =>
+              mirror(context, { type: 'passwordAnswered', outcome: event.output }),
             ),
           },
-          { target: 'signedIn' },
         ],
         onError: {
           target: 'password',
-          actions: assign({ failure: ({ event }) => asFailure(event.error) }),
+          actions: assign(({ context, event }) => {
+            const failure = asFailure(event.error);
+            return { failure, ...mirror(context, { type: 'passwordRefused', code: failure.code }) };
+          }),
         },
       },
     },
@@ -131,12 +175,16 @@ export const authenticationMachine = setup({
           guard: { type: 'offersMethod', params: ({ event }) => event.method },
           actions: assign({ method: ({ event }) => event.method, failure: null }),
         },
-        START_OVER: { target: 'password', actions: assign(initialContext) },
+        START_OVER: {
+          target: 'password',
+          actions: assign(({ context }) => initialContext(restartSignInMirror(context.flow))),
+        },
       },
     },
     checkingCode: {
       entry: assign({ failure: null }),
       invoke: {
+        id: 'submitCode',
         src: 'submitCode',
         input: ({ context, event }) => {
           if (context.challenge === null) throw new Error(`unexpected ${event.type}`);
@@ -146,19 +194,30 @@ export const authenticationMachine = setup({
           if (event.type !== 'SUBMIT_CODE') throw new Error(`unexpected ${event.type}`);
           return { challenge: context.challenge, code: event.code, method: context.method };
         },
-        onDone: { target: 'signedIn', actions: assign({ challenge: null }) },
+        onDone: {
+          target: 'signedIn',
+          actions: assign(({ context }) => ({
+            challenge: null,
+            ...mirror(context, { type: 'codeAccepted' }),
+          })),
+        },
         onError: [
           {
             guard: { type: 'endsChallenge', params: ({ event }) => asFailure(event.error) },
             target: 'password',
-            actions: assign(({ event }) => ({
-              ...initialContext(),
-              failure: asFailure(event.error),
-            })),
+            actions: assign(({ context, event }) => {
+              const failure = asFailure(event.error);
+              // The flow keeps the outcome (`expired`, `locked`) until the next password.
+              const { flow } = mirror(context, { type: 'codeRefused', code: failure.code });
+              return { ...initialContext(flow), failure };
+            }),
           },
           {
             target: 'secondFactor',
-            actions: assign({ failure: ({ event }) => asFailure(event.error) }),
+            actions: assign(({ context, event }) => {
+              const failure = asFailure(event.error);
+              return { failure, ...mirror(context, { type: 'codeRefused', code: failure.code }) };
+            }),
           },
         ],
       },
@@ -176,24 +235,13 @@ export const authenticationStates = [
   'signedIn',
 ] as const satisfies readonly SignInFlowState[];
 
-/** The outcome each refusal the API answers with stands for, in the flow's names. */
-const outcomeOfRefusal: Record<string, SignInFlowState> = {
-  'invalid-credentials': 'refused',
-  'account-locked': 'locked',
-  'mfa-challenge-expired': 'expired',
-};
-
 /**
  * The sign-in flow state the modal shows, in the names the API's sign-in service decides by:
- * the machine's own state, or, back at the password after a refusal, the outcome the refusal
- * names (`refused`, `locked`, `expired`).
+ * where the copy of the API's flow is (`refused`, `locked` or `expired` once a flow has ended,
+ * until the next password starts another).
  */
 export function selectSignInFlowState(snapshot: {
-  value: unknown;
-  context: Pick<AuthenticationContext, 'failure'>;
+  context: Pick<AuthenticationContext, 'flow'>;
 }): SignInFlowState {
-  const state = snapshot.value as (typeof authenticationStates)[number];
-  if (state !== 'password') return state;
-  const code = snapshot.context.failure?.code;
-  return (code !== null && code !== undefined && outcomeOfRefusal[code]) || 'password';
+  return signInFlowStateOf(snapshot.context.flow);
 }

@@ -1,3 +1,4 @@
+import { mfaChallengeLimits } from '@locus/contract';
 import {
   authenticationMachine,
   selectSignInFlowState,
@@ -30,6 +31,12 @@ const signInMachine = authenticationMachine.provide({
   },
 });
 
+// The API's policy, so the modal's copy of its sign-in flow ends a challenge when the API's does.
+const signInFlowPolicy = {
+  maxAttempts: mfaChallengeLimits.maxAttempts,
+  challengeTtlMs: mfaChallengeLimits.ttlSeconds * 1000,
+};
+
 /** The code step's view of the flow, while it is open. */
 export interface SecondFactorFlow {
   method: SecondFactorMethod;
@@ -50,7 +57,7 @@ export interface SecondFactorFlow {
  * as before; `secondFactor` is set while a code is asked for.
  */
 export function useSignInFlow(onSignedIn: () => void) {
-  const [snapshot, send] = useMachine(signInMachine);
+  const [snapshot, send] = useMachine(signInMachine, { input: { policy: signInFlowPolicy } });
   const signedIn = useRef(onSignedIn);
   signedIn.current = onSignedIn;
   const done = snapshot.status === 'done';
@@ -79,7 +86,10 @@ export function useSignInFlow(onSignedIn: () => void) {
     isError: onPasswordStep && failure !== null,
     error: onPasswordStep ? (failure?.cause ?? null) : null,
     secondFactor,
-    /** Where the flow is, in the names the API's sign-in service decides by (`locked`, …). */
+    /**
+     * Where the API's sign-in flow is, as the modal's copy of it has followed the answers
+     * (`locked`, …): the names the API's sign-in service decides by.
+     */
     flowState: selectSignInFlowState(snapshot),
   };
 }
