@@ -472,44 +472,48 @@ describe('access', () => {
     expect(unconfirmed.email_confirmed_at).toBeNull();
     // Online, as an instance holding a console of hers would say: only her e-mail is missing.
     const redis = new Redis(testEnvironment.redisUrl());
-    await redis.zadd(`${stack.redisPrefix}console-presence:{${maya}}`, Date.now(), 'instance-x');
-    const nothingChanged = async () => {
-      expect(await transfersOf(request.uuid)).toEqual([]);
-      expect(await transferAudit(request.uuid)).toEqual([]);
-      expect(await dispatcherOf(request.uuid)).toBe(ids[offererEmail]);
-      const check = await checkTransfer(stack.api, dana, request.uuid, phone);
-      expect(check.body).toEqual({ pending: 0, transfer: null });
-    };
-    const toMaya = await offer(stack.api, dana, request.uuid, maya);
-    expect(toMaya.status).toBe(409);
-    expect(toMaya.body).toEqual({
-      error: 'conflict',
-      message: 'This colleague has not confirmed their email address.',
-    });
-    await nothingChanged();
-    // Not someone Dana is offered to pick, either.
-    const candidates = await call<{ candidates: { id: string }[] }>(
-      stack.api,
-      'GET',
-      `/api/v1/location/transfer-candidates/${request.uuid}`,
-      { token: dana },
-    );
-    expect(candidates.body.candidates.map((c) => c.id)).not.toContain(maya);
-
-    // Terry is confirmed but has no console open anywhere: not active now.
-    const toTerry = await offer(stack.api, dana, request.uuid, ids[teamAdminEmail]!);
-    expect(toTerry.status).toBe(409);
-    expect(toTerry.body).toEqual({ error: 'conflict', message: 'This colleague is not online.' });
-    await nothingChanged();
-    expect(socket.of('case-transfer')).toEqual([]);
-
-    // The confirmation was the only thing missing: once Maya confirms, the same offer is taken.
-    await stack.database.db
-      .updateTable('users')
-      .set({ email_confirmed_at: new Date() })
-      .where('id', '=', maya)
-      .execute();
+    const presence = `${stack.redisPrefix}console-presence:{${maya}}`;
+    // Presence is fresh for 10 s only: it is renewed before each offer, as a live console would.
+    const markMayaOnline = () => redis.zadd(presence, Date.now(), 'instance-x');
     try {
+      await markMayaOnline();
+      const nothingChanged = async () => {
+        expect(await transfersOf(request.uuid)).toEqual([]);
+        expect(await transferAudit(request.uuid)).toEqual([]);
+        expect(await dispatcherOf(request.uuid)).toBe(ids[offererEmail]);
+        const check = await checkTransfer(stack.api, dana, request.uuid, phone);
+        expect(check.body).toEqual({ pending: 0, transfer: null });
+      };
+      const toMaya = await offer(stack.api, dana, request.uuid, maya);
+      expect(toMaya.status).toBe(409);
+      expect(toMaya.body).toEqual({
+        error: 'conflict',
+        message: 'This colleague has not confirmed their email address.',
+      });
+      await nothingChanged();
+      // Not someone Dana is offered to pick, either.
+      const candidates = await call<{ candidates: { id: string }[] }>(
+        stack.api,
+        'GET',
+        `/api/v1/location/transfer-candidates/${request.uuid}`,
+        { token: dana },
+      );
+      expect(candidates.body.candidates.map((c) => c.id)).not.toContain(maya);
+
+      // Terry is confirmed but has no console open anywhere: not active now.
+      const toTerry = await offer(stack.api, dana, request.uuid, ids[teamAdminEmail]!);
+      expect(toTerry.status).toBe(409);
+      expect(toTerry.body).toEqual({ error: 'conflict', message: 'This colleague is not online.' });
+      await nothingChanged();
+      expect(socket.of('case-transfer')).toEqual([]);
+
+      // The confirmation was the only thing missing: once Maya confirms, the same offer is taken.
+      await stack.database.db
+        .updateTable('users')
+        .set({ email_confirmed_at: new Date() })
+        .where('id', '=', maya)
+        .execute();
+      await markMayaOnline();
       const taken = await offer(stack.api, dana, request.uuid, maya);
       expect(taken.status).toBe(201);
       expect((await mark(stack.api, dana, taken.body)).body.status).toBe('cancelled');
@@ -519,7 +523,7 @@ describe('access', () => {
         .set({ email_confirmed_at: null })
         .where('id', '=', maya)
         .execute();
-      await redis.del(`${stack.redisPrefix}console-presence:{${maya}}`);
+      await redis.del(presence);
       await redis.quit();
     }
     await socket.close();

@@ -521,10 +521,11 @@ describe('translation', () => {
     expect(pending.data).toMatchObject({ translation: null, translationStatus: 'pending' });
     // It waited for the translation up to the deadline (less a little for timer rounding)…
     expect(after).toBeGreaterThanOrEqual(chatLimits.translationDeadlineMs - 50);
-    // …and not much longer. The tolerance is 1 s rather than a few ms because this 2-core
-    // machine runs other suites at once; an original held for the translation, or a deadline
-    // counted from the wrong moment or set longer, still fails it.
-    expect(after).toBeLessThanOrEqual(chatLimits.translationDeadlineMs + 1_000);
+    // …and was not held for it: the translation is still held here, so the original's arrival
+    // at all proves that. The bound only catches a deadline set far longer; it is twice the
+    // deadline because the time includes Redis, the socket and this process's own event loop
+    // on a loaded 2-core machine.
+    expect(after).toBeLessThan(chatLimits.translationDeadlineMs * 2);
     expect(fake.calls.filter((c) => c.text === 'Slow one')).toHaveLength(1);
     fake.release('Slow one');
     const later = await session.caller.event('chat-translation');

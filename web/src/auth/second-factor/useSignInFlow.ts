@@ -88,7 +88,9 @@ export function useSignInFlow(onSignedIn: () => void) {
     secondFactor,
     /**
      * Where the API's sign-in flow is, as the modal's copy of it has followed the answers
-     * (`locked`, …): the names the API's sign-in service decides by.
+     * (`locked`, …): the names the API's sign-in service decides by. It moves only on answers:
+     * while a code is checked it still reads `secondFactor`, and after a refusal it cannot read
+     * (a captcha, a wait) it stays at `checkingPassword`, where the API's discarded flow was.
      */
     flowState: selectSignInFlowState(snapshot),
   };

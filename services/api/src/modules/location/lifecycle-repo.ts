@@ -1,6 +1,7 @@
 import type { Database, DB } from '@locus/db';
 import type {
   PersistedSessionLifecycle,
+  SessionLifecycleState,
   SessionLifecycleStep,
 } from '@locus/machines/session-lifecycle';
 import { sql, type Transaction } from 'kysely';
@@ -42,6 +43,9 @@ export async function lockLifecycle(
   return row ? stored(row) : undefined;
 }
 
+/** States a stored fix no longer moves: the batch writer asks the machine about no other. */
+export const lifecyclesPastFirstFix: readonly SessionLifecycleState[] = ['sharing', 'ended'];
+
 /** Locks, in id order, the sessions among `sessionIds` that have not yet had a location. */
 export async function lockLifecyclesBeforeSharing(
   trx: Transaction<DB>,
@@ -52,7 +56,7 @@ export async function lockLifecyclesBeforeSharing(
     .selectFrom('tracking_sessions')
     .select(columns)
     .where('id', 'in', sessionIds)
-    .where('lifecycle', 'not in', ['sharing', 'ended'])
+    .where('lifecycle', 'not in', [...lifecyclesPastFirstFix])
     .orderBy('id')
     .forUpdate()
     .execute();

@@ -1,10 +1,10 @@
 import type { Database } from '@locus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { noteFixesStored } from '../location/lifecycle';
+import { lifecyclesPastFirstFix } from '../location/lifecycle-repo';
 import { insertEvents, insertFixes, touchSessions, type EventRow, type FixRow } from './repo';
 
-/** Lifecycle states a stored fix can no longer move (see noteFixesStored). */
-const lifecyclePastFirstFix = new Set(['sharing', 'ended']);
+const pastFirstFix = new Set<string>(lifecyclesPastFirstFix);
 
 export interface BatchWriterOptions {
   maxRows: number;
@@ -129,7 +129,7 @@ export class BatchWriter {
         const unsettled = new Set(
           fixes
             .map((row) => row.sessionId)
-            .filter((id) => !lifecyclePastFirstFix.has(lifecycles.get(id) ?? '')),
+            .filter((id) => !pastFirstFix.has(lifecycles.get(id) ?? '')),
         );
         await noteFixesStored(trx, [...unsettled]);
       });
