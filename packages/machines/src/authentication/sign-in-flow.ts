@@ -71,6 +71,17 @@ export const defaultSignInFlowPolicy: SignInFlowPolicy = {
 };
 
 /**
+ * The policy from the contract's `mfaChallengeLimits` (passed in: this package does not depend
+ * on the contract), so the API's flow and the sign-in modal's copy of it end a challenge alike.
+ */
+export function signInFlowPolicyFrom(limits: {
+  maxAttempts: number;
+  ttlSeconds: number;
+}): SignInFlowPolicy {
+  return { maxAttempts: limits.maxAttempts, challengeTtlMs: limits.ttlSeconds * 1000 };
+}
+
+/**
  * Signing in, as the server decides it: the password (a locked account is refused before it is
  * checked; a wrong one is counted and may lock), then, for a user with a second factor, a
  * challenge that takes codes until one is right, the account locks, or the challenge runs out

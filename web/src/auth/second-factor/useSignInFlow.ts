@@ -2,6 +2,7 @@ import { mfaChallengeLimits } from '@locus/contract';
 import {
   authenticationMachine,
   selectSignInFlowState,
+  signInFlowPolicyFrom,
   type Credentials,
   type SecondFactorMethod,
 } from '@locus/machines/authentication';
@@ -32,10 +33,7 @@ const signInMachine = authenticationMachine.provide({
 });
 
 // The API's policy, so the modal's copy of its sign-in flow ends a challenge when the API's does.
-const signInFlowPolicy = {
-  maxAttempts: mfaChallengeLimits.maxAttempts,
-  challengeTtlMs: mfaChallengeLimits.ttlSeconds * 1000,
-};
+const signInFlowPolicy = signInFlowPolicyFrom(mfaChallengeLimits);
 
 /** The code step's view of the flow, while it is open. */
 export interface SecondFactorFlow {

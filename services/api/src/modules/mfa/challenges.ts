@@ -1,5 +1,9 @@
 import { mfaChallengeLimits, type MfaChallenge, type MfaMethod } from '@locus/contract';
-import { SignInFlow, type PersistedSignInFlow } from '@locus/machines/authentication';
+import {
+  SignInFlow,
+  signInFlowPolicyFrom,
+  type PersistedSignInFlow,
+} from '@locus/machines/authentication';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../../http/errors';
 import { hashToken, newToken } from '../sessions/tokens';
@@ -153,7 +157,4 @@ export class MfaChallenges {
 }
 
 /** The sign-in flow's policy, from the contract's limits. */
-export const signInFlowPolicy = {
-  maxAttempts: mfaChallengeLimits.maxAttempts,
-  challengeTtlMs: mfaChallengeLimits.ttlSeconds * 1000,
-};
+export const signInFlowPolicy = signInFlowPolicyFrom(mfaChallengeLimits);
