@@ -42,7 +42,8 @@ export async function startApi(options: {
     ...options.env,
   });
   const app = await buildApp(config);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  // PORT 0 (a free port) unless a test needs to know it beforehand (say, for PUBLIC_URL).
+  await app.listen({ host: '127.0.0.1', port: config.PORT });
   const { port } = app.server.address() as AddressInfo;
   return {
     app,

@@ -4,6 +4,7 @@ import { ColorScheme, CurrentUser, DemoRequestBody, Team } from './auth';
 import { IntegerId, IntegerIdParam } from './database-ids';
 import { ErrorBody } from './errors';
 import { PhoneNumber } from './tracking';
+import { publicRoute } from './route-security';
 
 const c = initContract();
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -17,14 +18,20 @@ export const psapContract = c.router(
     search: {
       method: 'POST',
       path: '/api/v1/psap/search',
+      ...publicRoute,
       summary: 'Agencies whose name contains the search term (at most 20)',
+      description:
+        "For sign-up's agency picker: a case-insensitive search of the agencies Locus knows. No sign-in.",
       body: z.object({ searchTerm: z.string().trim().min(1).max(100) }),
       responses: { 200: z.array(Psap), ...errors },
     },
     byId: {
       method: 'GET',
       path: '/api/v1/psap/:id',
+      ...publicRoute,
       summary: 'One agency',
+      description:
+        "An agency's name and state, by id. No sign-in (sign-up shows the chosen agency).",
       pathParams: z.object({ id: IntegerIdParam }),
       responses: { 200: Psap, ...errors },
     },
@@ -62,6 +69,8 @@ export const usersContract = c.router(
       path: '/api/v1/users/:id',
       summary:
         'Change a user (yourself: profile, hasSeenWalkthrough and colorScheme; platform admins: more)',
+      description:
+        "A user may change their own profile fields; platform admins may also change another user's flags. Answers the updated user; anyone else is 403 `forbidden`.",
       pathParams: z.object({ id: z.string().uuid() }),
       body: AdminUserPatch,
       /** 409 `conflict`: confirming an address that another account has already confirmed. */
@@ -71,6 +80,7 @@ export const usersContract = c.router(
       method: 'GET',
       path: '/api/v1/users/:id/teams',
       summary: "A user's teams (yourself, or anyone for platform admins)",
+      description: "Each team with the user's role in it and whether it is active.",
       pathParams: z.object({ id: z.string().uuid() }),
       responses: { 200: z.array(Team), ...errors },
     },
@@ -94,12 +104,16 @@ export const uscgContract = c.router(
       method: 'GET',
       path: '/api/v1/uscg/pending',
       summary: 'Coast-guard team admins: coast-guard users waiting for approval',
+      description:
+        'Users who completed the coast-guard registration and wait for an admin of a coast-guard team.',
       responses: { 200: z.array(PendingUscgUser), ...errors },
     },
     decide: {
       method: 'POST',
       path: '/api/v1/uscg/:userId/:decision',
       summary: 'Approve (joins your coast-guard team) or reject a pending coast-guard user',
+      description:
+        "`decision` is `approve` or `reject`. Approval adds the user to the admin's coast-guard team; both are written to the audit log.",
       pathParams: z.object({
         userId: z.string().uuid(),
         decision: z.enum(['approve', 'reject']),
@@ -124,6 +138,7 @@ export const demoRequestsContract = c.router(
       method: 'GET',
       path: '/api/v1/admin/demo-requests',
       summary: 'Platform admins: demo requests, newest first',
+      description: 'Every demo request from the public site, with its contact details and comment.',
       responses: { 200: z.array(DemoRequest), ...errors },
     },
   },
@@ -144,20 +159,27 @@ export const devOutboxContract = c.router(
     email: {
       method: 'GET',
       path: '/api/v1/dev/outbox/email',
+      ...publicRoute,
       summary: 'Development: e-mails Locus would have sent, newest first',
+      description:
+        'Only when `DEV_OUTBOX=on` (never in production, nor next to a real e-mail provider): what the e-mail outbox holds.',
       query: z.object({ to: z.string().trim().toLowerCase().optional() }),
       responses: { 200: z.array(OutboxEmail), 404: ErrorBody },
     },
     sms: {
       method: 'GET',
       path: '/api/v1/dev/outbox/sms',
+      ...publicRoute,
       summary: 'Development: text messages Locus would have sent, newest first',
+      description:
+        'Only when `DEV_OUTBOX=on` (never in production, nor next to a real SMS provider): what the SMS outbox holds.',
       query: z.object({ to: z.string().trim().optional() }),
       responses: { 200: z.array(OutboxSms), 404: ErrorBody },
     },
     receiveSms: {
       method: 'POST',
       path: '/api/v1/dev/outbox/sms/inbound',
+      ...publicRoute,
       summary: 'Development: a text message from a phone, as if the SMS provider had delivered it',
       description:
         'Handled exactly as an inbound text from the provider (STOP, HELP, START, a location texted ' +
@@ -209,7 +231,10 @@ export const publicConfigContract = c.router(
     get: {
       method: 'GET',
       path: '/api/v1/config',
+      ...publicRoute,
       summary: 'Public settings the web app needs before sign-in',
+      description:
+        "The coast guard's e-mail domain, the captcha provider and its site key, the demo video, and similar settings that are not secret. No sign-in.",
       responses: { 200: PublicConfig },
     },
   },

@@ -47,12 +47,16 @@ export const authSessionsContract = c.router(
       method: 'GET',
       path: '/api/v1/auth/sessions',
       summary: "The signed-in user's active sessions, newest activity first",
+      description:
+        'Every session that is not signed out or expired: its browser (user agent), address, when it started, was last active and expires; `current` marks this one.',
       responses: { 200: z.array(AuthSessionSummary), ...errors },
     },
     signOutOthers: {
       method: 'POST',
       path: '/api/v1/auth/sessions/sign-out-others',
       summary: 'Revoke every other session of the signed-in user',
+      description:
+        'Signs out every session but this one, and closes their realtime sockets on every instance.',
       body: c.noBody(),
       responses: { 200: z.object({ revoked: z.number().int() }), ...errors },
     },
@@ -60,6 +64,8 @@ export const authSessionsContract = c.router(
       method: 'GET',
       path: '/api/v1/auth/sessions/policy',
       summary: 'The idle timeout that applies to the signed-in user',
+      description:
+        "The shortest idle timeout of the user's teams (or the default), with when the console warns before it signs out and how often it reports activity.",
       responses: { 200: SessionPolicy, ...errors },
     },
     activity: {
@@ -75,6 +81,8 @@ export const authSessionsContract = c.router(
       method: 'GET',
       path: '/api/v1/teams/:id/security',
       summary: "Team admins: the team's security policy",
+      description:
+        "Whether the team requires two-step sign-in, and its idle timeout. Only the team's admins (403 `forbidden` otherwise).",
       pathParams: z.object({ id: z.string().uuid() }),
       responses: { 200: TeamSecurity, ...errors },
     },
@@ -82,6 +90,8 @@ export const authSessionsContract = c.router(
       method: 'PATCH',
       path: '/api/v1/teams/:id/security',
       summary: 'Team admins: require multi-factor authentication, set the idle timeout',
+      description:
+        "Changes take effect on the members' next request; the change is written to the audit log. Only the team's admins.",
       pathParams: z.object({ id: z.string().uuid() }),
       body: TeamSecurity.partial(),
       responses: { 200: TeamSecurity, ...errors },

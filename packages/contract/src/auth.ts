@@ -4,6 +4,7 @@ import { IntegerId } from './database-ids';
 import { ErrorBody } from './errors';
 import { MfaChallenge } from './mfa-challenge';
 import { UsersListQuery, UsersPage } from './users-admin';
+import { publicRoute } from './route-security';
 
 const c = initContract();
 
@@ -250,6 +251,7 @@ export const authContract = c.router(
     signIn: {
       method: 'POST',
       path: '/api/v1/auth/sign-in',
+      ...publicRoute,
       summary: 'Sign in; returns a bearer token, or a challenge for the second factor',
       description:
         'Any failure answers 401 `invalid-credentials`. Five failures for one address lock it for ten minutes (401 `account-locked`). ' +
@@ -262,12 +264,15 @@ export const authContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/sign-out',
       summary: 'Revoke the bearer token',
+      description:
+        'Ends this session: the token stops working at once, and the session cookie is cleared. Other sessions of the user stay signed in (see `/auth/sessions/sign-out-others`). Answers 204.',
       body: c.noBody(),
       responses: { 204: c.noBody(), ...errors },
     },
     register: {
       method: 'POST',
       path: '/api/v1/auth/register',
+      ...publicRoute,
       summary: 'Create an account; returns a bearer token',
       description:
         'The answer is the same whether or not the address already has an account: an account for an address that is already registered is never confirmed, and its owner is told by e-mail.',
@@ -286,7 +291,10 @@ export const authContract = c.router(
     acceptInvitation: {
       method: 'POST',
       path: '/api/v1/auth/accept-invitation',
+      ...publicRoute,
       summary: "Join a team with the code from an invitation's link (single-use, expiring)",
+      description:
+        "The code is the credential: no sign-in is needed. Answers the team's name. A used, unknown or expired code is 400 `invalid-code`.",
       body: AcceptInvitationBody,
       responses: { 200: InvitationAccepted, ...errors },
     },
@@ -294,6 +302,8 @@ export const authContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/complete-registration',
       summary: "Complete the signed-in user's profile with a listed agency",
+      description:
+        "Step 2 of sign-up (SPEC.md §3): the agency chosen from `/psap/search` and the user's phone number. Answers the updated user.",
       body: CompleteRegistrationBody,
       responses: { 200: CurrentUser, ...errors },
     },
@@ -301,6 +311,8 @@ export const authContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/join-unlisted',
       summary: "Complete the profile of a user whose agency isn't listed",
+      description:
+        'Step 2 of sign-up when `/psap/search` does not find the agency: the user names it, and a platform admin verifies it. Answers the updated user.',
       body: JoinUnlistedBody,
       responses: { 200: CurrentUser, ...errors },
     },
@@ -308,34 +320,48 @@ export const authContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/complete-registration-uscg',
       summary: 'The reduced coast-guard registration; waits for a coast-guard team admin',
+      description:
+        "For addresses of the coast guard's domain: the unit's name and a phone number. The user can locate once a coast-guard team admin approves them (`/uscg/{userId}/{decision}`). Answers the updated user.",
       body: CompleteUscgRegistrationBody,
       responses: { 200: CurrentUser, ...errors },
     },
     resendEmailConfirmation: {
       method: 'POST',
       path: '/api/v1/auth/resend-email-confirmation',
+      ...publicRoute,
       summary: 'Send the e-mail confirmation link again (same answer for any address)',
+      description:
+        'Answers 202 whether or not the address has an account, so that it cannot be used to find out who does. Rate-limited per client address.',
       body: EmailBody,
       responses: { 202: Accepted, ...errors },
     },
     confirmEmail: {
       method: 'POST',
       path: '/api/v1/auth/confirm-email',
+      ...publicRoute,
       summary: 'Confirm an e-mail address with the code from the link',
+      description:
+        'The code from the link in the confirmation e-mail is the credential: no sign-in is needed. A wrong or expired code is 400 `invalid-code`.',
       body: ConfirmEmailBody,
       responses: { 200: Accepted, ...errors },
     },
     forgotPassword: {
       method: 'POST',
       path: '/api/v1/auth/forgot-password',
+      ...publicRoute,
       summary: 'E-mail a password reset link (same answer for any address)',
+      description:
+        "Answers 202 whether or not the address has an account. The link's code expires; rate-limited per client address.",
       body: EmailBody,
       responses: { 202: Accepted, ...errors },
     },
     updatePassword: {
       method: 'POST',
       path: '/api/v1/auth/update-password',
+      ...publicRoute,
       summary: 'Set a new password with the code from the reset link; signs out every session',
+      description:
+        'The code from the reset e-mail is the credential. Every session of the user is revoked, so a stolen session ends with the reset. A wrong or expired code is 400 `invalid-code`.',
       body: UpdatePasswordBody,
       responses: { 200: Accepted, ...errors },
     },
@@ -355,6 +381,8 @@ export const authContract = c.router(
       method: 'GET',
       path: '/api/v1/auth/current-user',
       summary: 'The signed-in user',
+      description:
+        'Who is signed in: name, e-mail, agency, roles, whether the e-mail is confirmed, and `mfaRequired` when a team requires a second step this session has not passed.',
       responses: { 200: CurrentUser, ...errors },
     },
     users: {
@@ -370,7 +398,10 @@ export const authContract = c.router(
     demoRequest: {
       method: 'POST',
       path: '/api/v1/auth/demo-request',
+      ...publicRoute,
       summary: 'Book a demo',
+      description:
+        'From the public site: the request is stored and e-mailed to the Locus team. A captcha token is required when a captcha provider is configured (`/config`).',
       body: DemoRequestBody,
       responses: { 202: Accepted, ...errors },
     },

@@ -75,6 +75,8 @@ export const caseTransferContract = c.router(
       method: 'GET',
       path: '/api/v1/location/transfer-candidates/:uuid',
       summary: 'Colleagues of the session\u2019s team who may receive the case, with their status',
+      description:
+        'For the transfer picker: the other members of the session\u2019s team, whether each is online now, and how many cases each is working.',
       pathParams: z.object({ uuid: z.string().uuid() }),
       responses: { 200: z.object({ candidates: z.array(TransferCandidate) }), ...errors },
     },

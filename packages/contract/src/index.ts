@@ -26,3 +26,4 @@ export * from './broadcasts';
 export * from './case-transfer';
 export * from './chat';
 export * from './chat-transcript';
+export * from './route-security';

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { AuthToken, OneTimeCode, signInPasswordMaxLength } from './auth';
 import { ErrorBody } from './errors';
+import { publicRoute } from './route-security';
 
 const c = initContract();
 
@@ -57,6 +58,7 @@ export const mfaContract = c.router(
     signInWithCode: {
       method: 'POST',
       path: '/api/v1/auth/sign-in/mfa',
+      ...publicRoute,
       summary: "Sign-in's second step: the challenge and a code; returns a bearer token",
       description:
         'A wrong, reused or expired code is 401 `invalid-mfa-code` and counts toward the account lockout; an unknown, used or exhausted challenge is 401 `mfa-challenge-expired`.',
@@ -67,6 +69,8 @@ export const mfaContract = c.router(
       method: 'GET',
       path: '/api/v1/auth/mfa',
       summary: "The signed-in user's second factors",
+      description:
+        'Whether an authenticator app is enrolled, how many recovery codes are left, and whether a team of the user requires a second step.',
       responses: { 200: MfaStatus, ...errors },
     },
     startTotp: {
@@ -82,6 +86,8 @@ export const mfaContract = c.router(
       method: 'POST',
       path: '/api/v1/auth/mfa/totp/confirm',
       summary: 'Confirm enrolment with a code from the app; returns the recovery codes, shown once',
+      description:
+        'The six-digit code from the authenticator app started with `/auth/mfa/totp`. The recovery codes are answered once and stored only as hashes; a wrong code is 401 `invalid-mfa-code`.',
       body: TotpCodeBody,
       responses: { 200: RecoveryCodes, ...errors },
     },

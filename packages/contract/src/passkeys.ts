@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { AuthToken, OneTimeCode, signInPasswordMaxLength } from './auth';
 import { ErrorBody } from './errors';
+import { publicRoute } from './route-security';
 
 const c = initContract();
 
@@ -98,6 +99,7 @@ export const passkeysContract = c.router(
       method: 'GET',
       path: '/api/v1/auth/mfa/passkeys',
       summary: "The signed-in user's passkeys",
+      description: "Each passkey's name, when it was added and when it was last used.",
       responses: { 200: z.array(Passkey), ...errors },
     },
     registrationOptions: {
@@ -131,6 +133,7 @@ export const passkeysContract = c.router(
     signInOptions: {
       method: 'POST',
       path: '/api/v1/auth/sign-in/mfa/passkey/options',
+      ...publicRoute,
       summary: "Sign-in's second step with a passkey: WebAuthn request options for the challenge",
       description:
         'Only for a challenge whose methods include `webauthn`; an unknown, used or expired challenge is 401 `mfa-challenge-expired`.',
@@ -140,6 +143,7 @@ export const passkeysContract = c.router(
     signIn: {
       method: 'POST',
       path: '/api/v1/auth/sign-in/mfa/passkey',
+      ...publicRoute,
       summary:
         "Sign-in's second step with a passkey: the browser's assertion; returns a bearer token",
       description:

@@ -24,6 +24,7 @@ import { broadcastsContract } from './broadcasts';
 import { caseTransferContract } from './case-transfer';
 import { chatContract } from './chat';
 import { ErrorBody } from './errors';
+import { publicRoute } from './route-security';
 
 const c = initContract();
 
@@ -73,6 +74,7 @@ export const healthContract = c.router({
   health: {
     method: 'GET',
     path: '/api/v1/health',
+    ...publicRoute,
     summary:
       "For load balancers: Postgres and Redis; also the workers' heartbeat and the fix-persistence lag",
     description:
@@ -83,6 +85,7 @@ export const healthContract = c.router({
   ready: {
     method: 'GET',
     path: '/api/v1/health/ready',
+    ...publicRoute,
     summary: 'Kubernetes readiness: 503 while this instance cannot reach Postgres or Redis',
     description:
       'Take the instance out of rotation while it fails; it keeps running (see `/health/live`). ' +
@@ -92,6 +95,7 @@ export const healthContract = c.router({
   live: {
     method: 'GET',
     path: '/api/v1/health/live',
+    ...publicRoute,
     summary: 'Kubernetes liveness: 200 while the process serves requests',
     description:
       'Touches neither Postgres nor Redis, so that an outage of either never restarts the pods ' +

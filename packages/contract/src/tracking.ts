@@ -5,6 +5,7 @@ import { ErrorBody } from './errors';
 import { callerLinkPath } from './caller-link';
 import { smsLanguages, type SmsLanguageCode } from './languages';
 import { Location, LocationSource } from './location';
+import { callerLinkRoute } from './route-security';
 
 const c = initContract();
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -280,6 +281,8 @@ export const trackingContract = c.router(
       method: 'POST',
       path: '/api/v1/location/set-date-time-completed/:uuid',
       summary: "End tracking: the session ends, the caller's link stops working",
+      description:
+        "SPEC.md §4: every token of the session is revoked, the caller's page is told, and a team that exports gets its file written. Ending twice answers the first end time.",
       pathParams: z.object({ uuid: z.string().uuid() }),
       body: z.object({}).strict().optional(),
       responses: { 200: z.object({ endedAt: z.string().datetime() }), ...errors },
@@ -288,19 +291,26 @@ export const trackingContract = c.router(
       method: 'GET',
       path: '/api/v1/location/active-session',
       summary: "The signed-in dispatcher's session that may be rejoined, if any",
+      description:
+        "After a reload or a crash the console asks this to reopen the case it was working: the dispatcher's session that has not ended, or null.",
       responses: { 200: z.object({ session: ActiveSession.nullable() }), ...errors },
     },
     latestLocation: {
       method: 'GET',
       path: '/api/v1/location/get-latest-location/:id',
       summary: "A session's newest fix",
+      description:
+        'The newest position of a session the dispatcher may see, or null before the first fix. Live fixes arrive on the dispatcher socket; this is for a client that just joined or cannot hold a socket.',
       pathParams: z.object({ id: z.string().uuid() }),
       responses: { 200: z.object({ location: Location.nullable() }), ...errors },
     },
     callerLink: {
       method: 'GET',
       path: callerLinkPath,
+      ...callerLinkRoute,
       summary: "The caller's page: who asks, in which language, or why the link no longer works",
+      description:
+        "Authenticated by the token in the caller's link. Answers `active` with the agency's name, the caller's language and where to text a position when the internet fails; or `ended`, `expired`, `stopped` or `invalid`, so that the page can say why in the caller's language.",
       query: z.object({ token: z.string().max(64) }),
       responses: { 200: CallerLink, 400: ErrorBody, 429: ErrorBody },
     },

@@ -5,7 +5,7 @@ import { createDb } from '@locus/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { readFileSync } from 'node:fs';
-import type { ApiConfig } from './config';
+import { publicUrl, type ApiConfig } from './config';
 import { contentSecurityDirectives } from './http/csp';
 import { registerDocs } from './http/docs';
 import { installErrorHandler, installNotFoundHandler } from './http/errors';
@@ -171,7 +171,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   await app.register(helmet, {
     contentSecurityPolicy: { directives: contentSecurityDirectives(config) },
   });
-  await registerDocs(app, version);
+  await registerDocs(app, { version, publicUrl: publicUrl(config) });
   healthRoutes(app, {
     db,
     redis,

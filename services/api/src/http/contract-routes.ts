@@ -1,3 +1,4 @@
+import { routeSecurity } from '@locus/contract';
 import {
   isAppRoute,
   type AppRoute,
@@ -43,7 +44,8 @@ function parse(schema: unknown, value: unknown, where: string): unknown {
 /**
  * Registers a ts-rest router on Fastify 5. (@ts-rest/fastify supports Fastify 4 only.) Every
  * input is parsed with the contract's zod schemas before a handler sees it; a bad one is a 400
- * `validation-failed` that changes nothing.
+ * `validation-failed` that changes nothing. A route the contract does not declare `public` or
+ * `callerLink` (`routeSecurity`) needs a signed-in user before any of that.
  */
 export function registerContract<T extends AppRouter>(
   app: FastifyInstance,
@@ -56,10 +58,16 @@ export function registerContract<T extends AppRouter>(
     if (!route) continue;
     if (isAppRoute(route)) {
       const implementation = handler as RouteHandler<AppRoute>;
+      const security = routeSecurity(route);
       app.route({
         method: route.method,
         url: route.path,
         handler: async (request, reply) => {
+          // Who is calling comes before what they sent: an anonymous caller (or a bad token) gets
+          // 401 `unauthorized` from every `session` route and never learns its validation rules
+          // from a 400. The handler's own `requireUser` / `requireAdmin` still check the second
+          // factor and the roles; `principal()` is memoized, so the session is looked up once.
+          if (security === 'session') await request.auth.principal();
           const input = {
             params: parse(route.pathParams, request.params, 'path'),
             query: parse(route.query, request.query, 'query string'),

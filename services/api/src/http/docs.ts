@@ -1,82 +1,15 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import {
-  callerClientEvents,
-  callerServerEvents,
-  closeCodes,
-  consoleServerEvents,
-  contract,
-  dispatcherClientEvents,
-  dispatcherServerEvents,
-  realtimeLimits,
-  realtimePaths,
-} from '@locus/contract';
-import { generateSchema } from '@anatine/zod-openapi';
-import { generateOpenApi } from '@ts-rest/open-api';
-import type { ZodTypeAny } from 'zod';
 import type { FastifyInstance } from 'fastify';
+import { openApiDocument, type OpenApiOptions } from './openapi/document';
 
-const list = (events: Record<string, unknown>) =>
-  Object.keys(events)
-    .map((name) => `\`${name}\``)
-    .join(', ');
-
-/** The realtime part of the docs, derived from the contract's event maps. */
-const realtimeDescription = `
-Locus's REST API for dispatch consoles and partners. Every error is \`{ "error": "<code>", "message": "…" }\`.
-
-## Realtime sockets
-Every frame is JSON text: \`{ "event": "<name>", "data": { … } }\`; frames over ${realtimeLimits.maxFrameBytes} bytes close the socket with ${closeCodes.messageTooBig}.
-
-- **Dispatcher**: \`GET ${realtimePaths.dispatcher}?token=<connection token>\`, then send \`join\` with \`{ sessionId, lastSeq? }\`.
-  Sends: ${list(dispatcherClientEvents)}. Receives: ${list(dispatcherServerEvents)}.
-  Session events carry \`seq\`; rejoin with the last \`seq\` you saw to receive what you missed, exactly once and in order, before \`joined\`.
-- **Caller**: \`GET ${realtimePaths.caller}?token=<caller link token>\`.
-  Sends: ${list(callerClientEvents)}. Receives: ${list(callerServerEvents)}.
-- **Console**: \`GET ${realtimePaths.console}?ticket=<one-use ticket from GET /api/v1/console/ticket>\`; every signed-in console keeps one.
-  Sends nothing. Receives: ${list(consoleServerEvents)} (every maintenance broadcast showing now, on connect and on every change; every case transfer offered to or by the user, on every change).
-
-The payload of every event is in the schemas below, named \`<socket>.<send|receive>.<event>\`.
-
-Close codes: ${Object.entries(closeCodes)
-  .map(([name, code]) => `${code} ${name}`)
-  .join(', ')}.
-`;
-
-/** Every socket event's payload as an OpenAPI schema, named `<socket>.<direction>.<event>`. */
-function realtimeSchemas(): Record<string, ReturnType<typeof generateSchema>> {
-  const sides = {
-    'dispatcher.send': dispatcherClientEvents,
-    'dispatcher.receive': dispatcherServerEvents,
-    'caller.send': callerClientEvents,
-    'caller.receive': callerServerEvents,
-    'console.receive': consoleServerEvents,
-  } satisfies Record<string, Record<string, ZodTypeAny>>;
-  return Object.fromEntries(
-    Object.entries(sides).flatMap(([side, events]) =>
-      Object.entries(events).map(([event, schema]) => [`${side}.${event}`, generateSchema(schema)]),
-    ),
-  );
-}
-
-export function openApiDocument(version: string) {
-  const document = generateOpenApi(contract, {
-    info: { title: 'Locus API', version, description: realtimeDescription },
-  });
-  return {
-    ...document,
-    components: {
-      ...document.components,
-      schemas: { ...document.components?.schemas, ...realtimeSchemas() },
-    },
-  };
-}
+export { openApiDocument };
 
 /** OpenAPI document at /api/docs/json and interactive docs at /api/docs, from the contract. */
-export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+export async function registerDocs(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
     mode: 'static',
-    specification: { document: openApiDocument(version) as never },
+    specification: { document: openApiDocument(options) as never },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 }
