@@ -192,6 +192,12 @@ export const callerClientEvents = {
     .strict(),
   'tab-focus': z.object({ focused: z.boolean() }).strict(),
   sharing: z.object({ sharing: z.boolean() }).strict(),
+  /**
+   * The page is asking the browser for the position (it called geolocation, which shows the
+   * permission prompt unless the caller already answered it): recorded for the metrics, once
+   * per caller (`session_callers.prompt_shown_at`), and never shown to the dispatcher.
+   */
+  'prompt-shown': z.object({}).strict(),
   'sharing-error': z
     .object({ code: z.string().min(1).max(64), message: z.string().max(500) })
     .strict(),

@@ -102,6 +102,8 @@ export class CallerSocket {
   private inFlight: number[] = [];
   private sharing: boolean | null = null;
   private unsentError: { code: string; message: string } | null = null;
+  /** `prompt-shown`: not yet asked for, waiting for the socket to open, or sent. */
+  private promptShownFrame: 'none' | 'unsent' | 'sent' = 'none';
   /**
    * When the oldest fix the server refused since it last took one was got (the page's monotonic
    * clock): a refused fix is gone from the queue, but the dispatcher still lacks the position.
@@ -245,6 +247,16 @@ export class CallerSocket {
     this.send({ event: 'device', data: device });
   }
 
+  /**
+   * The page is about to ask the browser for the position (the permission prompt, unless the
+   * caller already answered it): told to the server once, now or as soon as the socket opens.
+   * For the metrics only (`session_callers.prompt_shown_at`).
+   */
+  promptShown(): void {
+    if (this.promptShownFrame === 'sent') return;
+    this.promptShownFrame = this.send({ event: 'prompt-shown', data: {} }) ? 'sent' : 'unsent';
+  }
+
   /** Sent now, or as soon as the socket opens: the dispatcher must learn why nothing comes. */
   reportError(code: string, message: string): void {
     const data = { code, message: message.slice(0, 500) };
@@ -299,6 +311,7 @@ export class CallerSocket {
     this.setState('connected');
     if (this.sharing !== null) this.setSharing(this.sharing);
     this.sendFocus();
+    if (this.promptShownFrame === 'unsent') this.promptShown();
     if (this.unsentError) this.reportError(this.unsentError.code, this.unsentError.message);
     this.joinChat();
     this.flush();

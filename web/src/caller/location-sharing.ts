@@ -171,6 +171,8 @@ export class LocationSharing {
       unackedSince: this.unackedSince(),
     });
     this.wakeLock.acquire();
+    // Before the browser is asked (and may show its permission prompt): the metrics' link funnel.
+    socket.promptShown();
     this.watchId = navigator.geolocation.watchPosition(
       this.onPosition,
       this.onPositionError,

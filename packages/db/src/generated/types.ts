@@ -224,11 +224,14 @@ export interface SessionCallers {
   chat_opened_at: Timestamp | null;
   connected_sockets: Generated<number>;
   created_at: Generated<Timestamp>;
+  denied_at: Timestamp | null;
   id: Generated<string>;
   language: Generated<string>;
   link_opened_at: Timestamp | null;
   phone_number: string;
+  prompt_shown_at: Timestamp | null;
   session_id: string;
+  shared_at: Timestamp | null;
   text_code: Generated<string>;
 }
 
@@ -314,11 +317,15 @@ export interface Teams {
 }
 
 export interface TrackingSessions {
+  best_uncertainty_m: number | null;
   chat_initiated_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   created_by: string | null;
   dispatcher_id: string | null;
   ended_at: Timestamp | null;
+  first_fix_at: Timestamp | null;
+  first_fix_source: string | null;
+  first_fix_uncertainty_m: number | null;
   id: Generated<string>;
   last_active_at: Generated<Timestamp>;
   lifecycle: Generated<string>;

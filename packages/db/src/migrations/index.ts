@@ -20,6 +20,7 @@ import * as broadcasts from './2026-11-25T09-10_broadcasts';
 import * as caseTransferAndChat from './2026-11-25T12-00_case-transfer-and-chat';
 import * as sessionLifecycle from './2026-11-25T12-10_session-lifecycle';
 import * as chatOpenedPerCaller from './2026-11-25T13-20_chat-opened-per-caller';
+import * as metricsRecording from './2026-11-28T16-00_metrics-recording';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T12-00_case-transfer-and-chat': caseTransferAndChat,
   '2026-11-25T12-10_session-lifecycle': sessionLifecycle,
   '2026-11-25T13-20_chat-opened-per-caller': chatOpenedPerCaller,
+  '2026-11-28T16-00_metrics-recording': metricsRecording,
 };

@@ -2,7 +2,14 @@ import type { Database } from '@locus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { noteFixesStored } from '../location/lifecycle';
 import { lifecyclesPastFirstFix } from '../location/lifecycle-repo';
-import { insertEvents, insertFixes, touchSessions, type EventRow, type FixRow } from './repo';
+import {
+  insertEvents,
+  insertFixes,
+  touchSessions,
+  type EventRow,
+  type FixRow,
+  type SessionTouch,
+} from './repo';
 
 const pastFirstFix = new Set<string>(lifecyclesPastFirstFix);
 
@@ -119,11 +126,9 @@ export class BatchWriter {
       await this.db.transaction().execute(async (trx) => {
         await insertFixes(trx, fixes);
         await insertEvents(trx, events);
-        const sessions = new Set([
-          ...fixes.map((row) => row.sessionId),
-          ...events.map((row) => row.sessionId),
-        ]);
-        const lifecycles = await touchSessions(trx, [...sessions], new Date());
+        // One update for all the batch's sessions: activity, and the first fix and best
+        // uncertainty (metrics), in the transaction that stores the fixes.
+        const lifecycles = await touchSessions(trx, sessionTouches(fixes, events), new Date());
         // A session's first stored fix moves its lifecycle to sharing (the machine decides).
         // Sessions the touch saw sharing or ended are done; any it did not touch are asked.
         const unsettled = new Set(
@@ -165,4 +170,40 @@ export class BatchWriter {
         'shutdown deadline passed with unpersisted rows (they remain in the Redis replay stream)',
       );
   }
+}
+
+/**
+ * Each session of a batch once, with what its fixes say for the metrics (`touchSessions`): the
+ * earliest by arrival (the first in the batch among equals) and the smallest uncertainty.
+ */
+function sessionTouches(fixes: FixRow[], events: EventRow[]): SessionTouch[] {
+  const touches = new Map<string, SessionTouch>();
+  for (const row of fixes) {
+    const touch = touches.get(row.sessionId);
+    const first = {
+      receivedAt: row.receivedAt,
+      // The automatic lookup's fix, or the caller's (their page's, or one they texted back).
+      source: row.source === 'RAPID_SOS' ? ('lookup' as const) : ('link' as const),
+      uncertaintyM: row.uncertaintyRadiusM,
+    };
+    if (!touch?.firstFix) {
+      touches.set(row.sessionId, {
+        sessionId: row.sessionId,
+        firstFix: first,
+        bestUncertaintyM: row.uncertaintyRadiusM,
+      });
+      continue;
+    }
+    if (row.receivedAt < touch.firstFix.receivedAt) touch.firstFix = first;
+    touch.bestUncertaintyM = Math.min(touch.bestUncertaintyM ?? Infinity, row.uncertaintyRadiusM);
+  }
+  for (const row of events) {
+    if (!touches.has(row.sessionId))
+      touches.set(row.sessionId, {
+        sessionId: row.sessionId,
+        firstFix: null,
+        bestUncertaintyM: null,
+      });
+  }
+  return [...touches.values()];
 }

@@ -12,6 +12,7 @@ import { ChatSender } from '../chat/sender';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { checkFix } from './fix-validation';
+import { markCaller, type CallerMark } from './repo';
 import { pageFixMarks, type Dedupe, type TextMarks } from './sequencer';
 import { sequence } from './session-publisher';
 
@@ -40,6 +41,8 @@ export class CallerConnection {
   private halted = false;
   /** `rate-limited` answers since the allowance was last full (see `rateLimited`). */
   private rateLimitedFrames = 0;
+  /** The caller's funnel times (`markCaller`) this socket has recorded: each once per socket. */
+  private readonly marked = new Set<CallerMark>();
   /** Chat with the dispatcher (modules/chat): this caller's messages, and its chat events. */
   private readonly chat: ChatSender | undefined;
   private readonly chatFeed: CallerChatFeed | undefined;
@@ -234,6 +237,16 @@ export class CallerConnection {
         if (!body.success)
           return this.reject('invalid-frame', 'Invalid sharing.', zodIssues(body.error));
         await this.publish('is-sharing-location', { sharing: body.data.sharing });
+        // Not `shared_at`: the page says `sharing: true` when the caller taps Share, before the
+        // browser's prompt is answered. A caller has shared once a position of theirs arrives.
+        return;
+      }
+      case 'prompt-shown': {
+        // For the metrics only: recorded, not published (the dispatcher learns nothing from it).
+        const body = callerClientEvents['prompt-shown'].safeParse(payload ?? {});
+        if (!body.success)
+          return this.reject('invalid-frame', 'Invalid prompt-shown.', zodIssues(body.error));
+        await this.mark('prompt_shown_at', new Date());
         return;
       }
       case 'sharing-error': {
@@ -244,6 +257,7 @@ export class CallerConnection {
           code: body.data.code,
           message: body.data.message,
         });
+        if (body.data.code === 'permission-denied') await this.mark('denied_at', new Date());
         return;
       }
       case 'device': {
@@ -337,6 +351,24 @@ export class CallerConnection {
     if (!this.closed) {
       const outcome = seq === 0 ? 'duplicate' : 'stored';
       this.ws.send(frame('ack', { capturedAt: fix.capturedAt, n: fix.n, outcome }));
+    }
+    // A stored fix counts as sharing too: a page sending what an earlier page queued (a reload
+    // that does not share again) sends no `sharing` frame.
+    if (seq !== 0) await this.mark('shared_at', new Date(receivedAt));
+  }
+
+  /**
+   * Records one of the caller's funnel times (issue 13) once per socket: Postgres keeps the
+   * first across sockets. A failure is logged, never fatal: it must not cost the location stream.
+   */
+  private async mark(column: CallerMark, at: Date): Promise<void> {
+    if (this.marked.has(column)) return;
+    this.marked.add(column);
+    try {
+      await markCaller(this.context.db, this.grant, column, at);
+    } catch (error) {
+      this.marked.delete(column);
+      this.context.log.warn({ err: error, column }, 'recording a caller metric failed');
     }
   }
 

@@ -67,25 +67,66 @@ export async function insertEvents(db: Database, rows: EventRow[]): Promise<void
   `.execute(db);
 }
 
+/** What a batch tells its session's row besides activity: see `touchSessions`. */
+export interface SessionTouch {
+  sessionId: string;
+  /** The batch's earliest fix of the session by `receivedAt` (none: the batch has only events). */
+  firstFix: { receivedAt: Date; source: 'lookup' | 'link'; uncertaintyM: number } | null;
+  /** The smallest uncertainty among the batch's fixes of the session. */
+  bestUncertaintyM: number | null;
+}
+
 /**
- * Records activity, for the 60-second rejoin rule, and answers each touched session's lifecycle
+ * One statement per batch for all its sessions: records activity, for the 60-second rejoin rule
+ * (never moving `last_active_at` back), and the metrics the fixes decide (issue 13):
+ * `first_fix_at`, `first_fix_source` and `first_fix_uncertainty_m` set once, from the batch's
+ * earliest fix, for a session that had none (the batch writer's transaction also stores that
+ * fix), and `best_uncertainty_m` kept the smallest seen. Answers each touched session's lifecycle
  * state: the batch writer asks the lifecycle machine only about sessions not yet sharing, so a
  * running session costs no second query per batch.
  */
 export async function touchSessions(
   db: Database,
-  sessionIds: string[],
+  touches: SessionTouch[],
   at: Date,
 ): Promise<Map<string, string>> {
-  if (sessionIds.length === 0) return new Map();
-  const rows = await db
-    .updateTable('tracking_sessions')
-    .set({ last_active_at: at })
-    .where('id', 'in', sessionIds)
-    .where('last_active_at', '<', at)
-    .returning(['id', 'lifecycle'])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row.lifecycle]));
+  if (touches.length === 0) return new Map();
+  const result = await sql<{ id: string; lifecycle: string }>`
+    update tracking_sessions s set
+      last_active_at = greatest(s.last_active_at, ${at}::timestamptz),
+      first_fix_at = coalesce(s.first_fix_at, v.first_fix_at),
+      first_fix_source = case when s.first_fix_at is null
+        then v.first_fix_source else s.first_fix_source end,
+      first_fix_uncertainty_m = case when s.first_fix_at is null
+        then v.first_fix_uncertainty_m else s.first_fix_uncertainty_m end,
+      best_uncertainty_m = least(s.best_uncertainty_m, v.best_uncertainty_m)
+    from unnest(
+      ${touches.map((t) => t.sessionId)}::uuid[],
+      ${touches.map((t) => t.firstFix?.receivedAt ?? null)}::timestamptz[],
+      ${touches.map((t) => t.firstFix?.source ?? null)}::text[],
+      ${touches.map((t) => t.firstFix?.uncertaintyM ?? null)}::float8[],
+      ${touches.map((t) => t.bestUncertaintyM)}::float8[]
+    ) as v(id, first_fix_at, first_fix_source, first_fix_uncertainty_m, best_uncertainty_m)
+    where s.id = v.id
+    returning s.id, s.lifecycle
+  `.execute(db);
+  return new Map(result.rows.map((row) => [row.id, row.lifecycle]));
+}
+
+/** A caller's link-funnel times (issue 13), each set once by the caller socket. */
+export type CallerMark = 'prompt_shown_at' | 'shared_at' | 'denied_at';
+
+/** Sets one of a caller's funnel times unless it is set already (a later report changes nothing). */
+export async function markCaller(
+  db: Database,
+  target: { sessionId: string; callerId: string },
+  column: CallerMark,
+  at: Date,
+): Promise<void> {
+  await sql`
+    update session_callers set ${sql.ref(column)} = ${at}::timestamptz
+    where id = ${target.callerId} and session_id = ${target.sessionId} and ${sql.ref(column)} is null
+  `.execute(db);
 }
 
 export async function lastPersistedSeq(db: Database, sessionId: string): Promise<number> {
