@@ -27,4 +27,3 @@ export * from './case-transfer';
 export * from './chat';
 export * from './chat-transcript';
 export * from './route-security';
-export * from './metrics';

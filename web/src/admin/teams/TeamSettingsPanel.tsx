@@ -4,7 +4,6 @@ import {
   TeamName,
   teamLevelLabels,
   type ManagedTeam,
-  type PatchTeamBody,
   type TeamLevel,
 } from '@locus/contract';
 import {
@@ -28,58 +27,8 @@ import { LevelChoice } from './LevelChoice';
 import { failureMessage } from './queries';
 import { teamKeys, useTeamChanged } from './team-queries';
 import { ActiveBadge, LevelBadges } from './TeamsTable';
-import { TimeZoneSelect } from './TimeZoneSelect';
 
-function useSaveTeam(team: ManagedTeam, savedMessage: string) {
-  const queryClient = useQueryClient();
-  const { teams } = useSession();
-  const changed = useTeamChanged();
-  return useMutation({
-    mutationFn: async (body: PatchTeamBody) =>
-      expect(await api.teams.update({ params: { id: team.id }, body }), 200),
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(teamKeys.team(team.id), saved);
-      notifications.show({
-        color: 'green',
-        message: savedMessage,
-        closeButtonProps: { 'aria-label': 'Close notice' },
-      });
-      await changed(saved, teams);
-    },
-  });
-}
-
-/** Team admins: the one setting that is the team's own, its time zone. */
-function TimeZoneForm({ team }: { team: ManagedTeam }) {
-  const [timeZone, setTimeZone] = useState(team.timeZone);
-  const save = useSaveTeam(team, 'Time zone saved');
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (save.isPending) return;
-    save.mutate({ timeZone });
-  }
-
-  return (
-    <form noValidate onSubmit={submit}>
-      <Stack>
-        <TimeZoneSelect value={timeZone} onChange={setTimeZone} />
-        {save.isError && (
-          <Alert color="red" role="alert">
-            {failureMessage(save.error)}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={save.isPending}>
-            Save time zone
-          </Button>
-        </Group>
-      </Stack>
-    </form>
-  );
-}
-
-/** What a team admin sees: the settings only Locus changes, as text, then the time zone. */
+/** What a team admin sees: the settings only Locus changes, as text. */
 function ReadOnlySettings({ team }: { team: ManagedTeam }) {
   return (
     <Stack gap="xs">
@@ -112,25 +61,44 @@ function ReadOnlySettings({ team }: { team: ManagedTeam }) {
         Only Locus can rename your team, change its level or deactivate it. Contact support to
         change them.
       </Text>
-      <TimeZoneForm key={team.timeZone} team={team} />
     </Stack>
   );
 }
 
-/** Platform admins: rename, (de)activate and set the level and time zone of any team. */
+/** Platform admins: rename, (de)activate and set the level of any team. */
 function SettingsForm({ team }: { team: ManagedTeam }) {
   const [name, setName] = useState(team.teamName);
   const [isActive, setActive] = useState(team.isActive);
   const [level, setLevel] = useState<TeamLevel>(levelOf(team.permissionLevels));
-  const [timeZone, setTimeZone] = useState(team.timeZone);
+  const queryClient = useQueryClient();
+  const { teams } = useSession();
+  const changed = useTeamChanged();
   const parsedName = TeamName.safeParse(name);
   const nameError = parsedName.success ? null : (parsedName.error.issues[0]?.message ?? null);
-  const save = useSaveTeam(team, 'Team settings saved');
+  const save = useMutation({
+    mutationFn: async () =>
+      expect(
+        await api.teams.update({
+          params: { id: team.id },
+          body: { teamName: name.trim(), isActive, permissionLevels: levelsOf(level) },
+        }),
+        200,
+      ),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(teamKeys.team(team.id), saved);
+      notifications.show({
+        color: 'green',
+        message: 'Team settings saved',
+        closeButtonProps: { 'aria-label': 'Close notice' },
+      });
+      await changed(saved, teams);
+    },
+  });
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (nameError !== null || save.isPending) return;
-    save.mutate({ teamName: name.trim(), isActive, permissionLevels: levelsOf(level), timeZone });
+    save.mutate();
   }
 
   return (
@@ -152,7 +120,6 @@ function SettingsForm({ team }: { team: ManagedTeam }) {
           onChange={(event) => setActive(event.currentTarget.checked)}
         />
         <LevelChoice value={level} onChange={setLevel} />
-        <TimeZoneSelect value={timeZone} onChange={setTimeZone} />
         {save.isError && (
           <Alert color="red" role="alert">
             {failureMessage(save.error)}
@@ -186,7 +153,7 @@ export function TeamSettingsPanel({
         {platformAdmin ? (
           // Keyed by the saved values, so that a save elsewhere resets the form to them.
           <SettingsForm
-            key={`${team.teamName}|${team.isActive}|${team.permissionLevels.join()}|${team.timeZone}`}
+            key={`${team.teamName}|${team.isActive}|${team.permissionLevels.join()}`}
             team={team}
           />
         ) : (
