@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as timeZoneMigration from '../../packages/db/src/migrations/2026-11-28T17-04_team-time-zone';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 
 interface ManagedTeam {
@@ -10,6 +12,7 @@ interface ManagedTeam {
   permissionLevels: string[];
   customContent: { links: { header: Link[]; headerDropdown: Link[] } };
   memberCount: number;
+  timeZone: string;
   createdAt: string;
 }
 interface Link {
@@ -182,6 +185,8 @@ describe('POST /api/v1/teams and PATCH /api/v1/teams/:id', () => {
       permissionLevels: ['premiere'],
       memberCount: 0,
       customContent: { links: { header: [], headerDropdown: [] } },
+      // Issue 13: a new team starts in the US East (migration 2026-11-28T17-04).
+      timeZone: 'America/New_York',
     });
     const audit = await auditRows('team.created', created.body.id);
     expect(audit).toHaveLength(1);
@@ -236,6 +241,7 @@ describe('POST /api/v1/teams and PATCH /api/v1/teams/:id', () => {
         teamName: 'Valley 911',
         isActive: false,
         permissionLevels: ['enterprise', 'premiere', 'premiere'],
+        timeZone: 'America/Denver',
       },
     });
     expect(patched.status).toBe(200);
@@ -244,12 +250,21 @@ describe('POST /api/v1/teams and PATCH /api/v1/teams/:id', () => {
       teamName: 'Valley 911',
       isActive: false,
       permissionLevels: ['premiere', 'enterprise'],
+      timeZone: 'America/Denver',
     });
     const read = await call<ManagedTeam>(stack.api, 'GET', `${base}/${id}`, { token: owner });
-    expect(read.body).toMatchObject({ teamName: 'Valley 911', isActive: false });
+    expect(read.body).toMatchObject({
+      teamName: 'Valley 911',
+      isActive: false,
+      timeZone: 'America/Denver',
+    });
     const audit = await auditRows('team.updated', id);
     expect(audit).toHaveLength(1);
-    expect(audit[0]!.detail).toMatchObject({ teamName: 'Valley 911', isActive: false });
+    expect(audit[0]!.detail).toMatchObject({
+      teamName: 'Valley 911',
+      isActive: false,
+      timeZone: 'America/Denver',
+    });
 
     const clash = await call<ErrorAnswer>(stack.api, 'PATCH', `${base}/${id}`, {
       token: owner,
@@ -267,6 +282,26 @@ describe('POST /api/v1/teams and PATCH /api/v1/teams/:id', () => {
       body: { isPlatformOwner: true },
     });
     expect(unknownField.status).toBe(400);
+    // Not IANA names (a zone Intl accepts in any case, an abbreviation, an offset, nothing).
+    for (const timeZone of ['Mars/Olympus_Mons', 'america/chicago', 'EST', '+02:00', '']) {
+      const badZone = await call<ErrorAnswer>(stack.api, 'PATCH', `${base}/${id}`, {
+        token: owner,
+        body: { timeZone },
+      });
+      expect(badZone.status).toBe(400);
+      expect(badZone.body.error).toBe('validation-failed');
+      expect(badZone.body.issues?.map((issue) => issue.path)).toEqual(['timeZone']);
+    }
+    expect(
+      (await call<ManagedTeam>(stack.api, 'GET', `${base}/${id}`, { token: owner })).body,
+    ).toMatchObject({ timeZone: 'America/Denver' });
+    // UTC, which Intl does not list among its zones, is one.
+    const utc = await call<ManagedTeam>(stack.api, 'PATCH', `${base}/${id}`, {
+      token: owner,
+      body: { timeZone: 'UTC' },
+    });
+    expect(utc.status).toBe(200);
+    expect(utc.body.timeZone).toBe('UTC');
   });
 
   it('refuse a team admin a change of level or name on their own team (403), and hide other teams (404)', async () => {
@@ -305,6 +340,102 @@ describe('POST /api/v1/teams and PATCH /api/v1/teams/:id', () => {
       },
       { team_name: 'Neighbouring County', is_active: true, permission_levels: [] },
     ]);
+  });
+});
+
+describe('the team’s time zone (issue 13)', () => {
+  it('keeps the seeded zones, and moves teams left on the old UTC default to New York', async () => {
+    const zones = await stack.database.db
+      .selectFrom('teams')
+      .select(['team_name', 'time_zone'])
+      .where('team_name', 'in', ['Locus', 'Demo County 911', 'Neighbouring County'])
+      .orderBy('team_name')
+      .execute();
+    expect(zones).toEqual([
+      { team_name: 'Demo County 911', time_zone: 'America/Chicago' },
+      { team_name: 'Locus', time_zone: 'UTC' },
+      { team_name: 'Neighbouring County', time_zone: 'America/Denver' },
+    ]);
+    // A team created before the migration, still on the old default: the migration again.
+    const old = await stack.database.db
+      .insertInto('teams')
+      .values({ team_name: 'Old Harbour', time_zone: 'UTC' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await timeZoneMigration.up(stack.database.db as unknown as Kysely<unknown>);
+    const after = await stack.database.db
+      .selectFrom('teams')
+      .select(['team_name', 'time_zone'])
+      .where('team_name', 'in', ['Locus', 'Demo County 911', 'Old Harbour'])
+      .orderBy('team_name')
+      .execute();
+    expect(after).toEqual([
+      { team_name: 'Demo County 911', time_zone: 'America/Chicago' },
+      { team_name: 'Locus', time_zone: 'UTC' },
+      { team_name: 'Old Harbour', time_zone: 'America/New_York' },
+    ]);
+    const read = await call<ManagedTeam>(stack.api, 'GET', `${base}/${old.id}`, { token: owner });
+    expect(read.body.timeZone).toBe('America/New_York');
+  });
+
+  it('lets a team admin set their own team’s zone alone; audited; nobody else', async () => {
+    const own = await call<ManagedTeam>(stack.api, 'PATCH', `${base}/${demoTeamId}`, {
+      token: teamAdmin,
+      body: { timeZone: 'America/Phoenix' },
+    });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({
+      id: demoTeamId,
+      teamName: 'Demo County 911',
+      timeZone: 'America/Phoenix',
+    });
+    const audit = await auditRows('team.updated', demoTeamId);
+    expect(audit.map((row) => row.detail)).toEqual([{ timeZone: 'America/Phoenix' }]);
+    expect(audit[0]!.actor_user_id).toBe(teamAdminId);
+    // The metrics cut days in it from now on.
+    const metrics = await call<{ timeZone: string }>(
+      stack.api,
+      'GET',
+      `/api/v1/login/get-total-logins/${demoTeamId}/2025-01-01/2025-01-01`,
+      { token: teamAdmin },
+    );
+    expect(metrics.body.timeZone).toBe('America/Phoenix');
+
+    // With anything only Locus changes, nothing is changed.
+    const mixed = await call<ErrorAnswer>(stack.api, 'PATCH', `${base}/${demoTeamId}`, {
+      token: teamAdmin,
+      body: { timeZone: 'America/Chicago', teamName: 'Demo County' },
+    });
+    expect(mixed.status).toBe(403);
+    const byDispatcher = await call<ErrorAnswer>(stack.api, 'PATCH', `${base}/${demoTeamId}`, {
+      token: dispatcher,
+      body: { timeZone: 'America/Chicago' },
+    });
+    expect(byDispatcher.status).toBe(403);
+    const otherTeam = await call<ErrorAnswer>(stack.api, 'PATCH', `${base}/${demoTeamId}`, {
+      token: neighbourAdmin,
+      body: { timeZone: 'America/Chicago' },
+    });
+    expect(otherTeam.status).toBe(404);
+    const bad = await call<ErrorAnswer>(stack.api, 'PATCH', `${base}/${demoTeamId}`, {
+      token: teamAdmin,
+      body: { timeZone: 'Central Time' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues?.[0]?.path).toBe('timeZone');
+    const stored = await stack.database.db
+      .selectFrom('teams')
+      .select(['team_name', 'time_zone'])
+      .where('id', '=', demoTeamId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ team_name: 'Demo County 911', time_zone: 'America/Phoenix' });
+
+    // Back to the seed's zone, for the tests that follow.
+    const back = await call<ManagedTeam>(stack.api, 'PATCH', `${base}/${demoTeamId}`, {
+      token: teamAdmin,
+      body: { timeZone: 'America/Chicago' },
+    });
+    expect(back.body.timeZone).toBe('America/Chicago');
   });
 });
 

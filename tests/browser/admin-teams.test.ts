@@ -28,7 +28,7 @@ const url = (path: string) => `${env.api.url}${path}`;
 async function team(name: string) {
   return env.database.db
     .selectFrom('teams')
-    .select(['id', 'permission_levels', 'is_active', 'custom_content'])
+    .select(['id', 'permission_levels', 'is_active', 'custom_content', 'time_zone'])
     .where('team_name', '=', name)
     .executeTakeFirst();
 }
@@ -61,11 +61,17 @@ describe('the team admin screens', { timeout: 240_000 }, () => {
       .toBe(true);
     await expectAccessible(page, 'new team edit page, platform owner');
     await settings.getByRole('radio', { name: 'Enterprise' }).check();
+    // A new team starts in New York (issue 13); this one is on the west coast.
+    const zone = settings.getByRole('combobox', { name: 'Time zone' });
+    expect(await zone.inputValue()).toBe('America/New York');
+    await zone.fill('angeles');
+    await page.getByRole('option', { name: 'America/Los Angeles', exact: true }).click();
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('alert').filter({ hasText: 'Team settings saved' }).waitFor();
     await expect
       .poll(async () => (await team('Harbour Rescue'))?.permission_levels)
       .toEqual(['premiere', 'enterprise']);
+    expect((await team('Harbour Rescue'))?.time_zone).toBe('America/Los_Angeles');
     await expectAccessible(page, 'team settings saved');
 
     // The new team is in the table, with its levels as badges.
@@ -92,6 +98,22 @@ describe('the team admin screens', { timeout: 240_000 }, () => {
     expect(await settings.getByRole('radio').count()).toBe(0);
     await page.getByRole('cell', { name: 'Coast patrol boats', exact: true }).waitFor();
     await expectAccessible(page, 'team edit page, team admin');
+
+    // The time zone is the team's own: its admin sets it (issue 13), typing to find the city.
+    const zone = settings.getByRole('combobox', { name: 'Time zone' });
+    expect(await zone.inputValue()).toBe('America/Chicago');
+    await zone.fill('denv');
+    const option = page.getByRole('option', { name: 'America/Denver', exact: true });
+    await option.waitFor();
+    await expectAccessibleOnceShown(page, page.getByRole('listbox'), 'time zone list, team admin');
+    await option.click();
+    await settings.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Time zone saved' }).waitFor();
+    await expect
+      .poll(async () => (await team('Demo County 911'))?.time_zone)
+      .toBe('America/Denver');
+    expect(await zone.inputValue()).toBe('America/Denver');
+    await expectAccessible(page, 'time zone saved, team admin');
 
     // Agencies.
     const agencies = page.getByRole('region', { name: 'Agencies' });

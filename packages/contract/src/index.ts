@@ -27,3 +27,4 @@ export * from './case-transfer';
 export * from './chat';
 export * from './chat-transcript';
 export * from './route-security';
+export * from './metrics';

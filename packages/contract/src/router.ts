@@ -23,6 +23,7 @@ import { platformJobsContract, platformStatusContract } from './platform';
 import { broadcastsContract } from './broadcasts';
 import { caseTransferContract } from './case-transfer';
 import { chatContract } from './chat';
+import { metricsContract } from './metrics';
 import { ErrorBody } from './errors';
 import { publicRoute } from './route-security';
 
@@ -129,6 +130,7 @@ export const contract = c.router(
     platformStatus: platformStatusContract,
     platformJobs: platformJobsContract,
     broadcasts: broadcastsContract,
+    metrics: metricsContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -51,6 +51,50 @@ export const TeamName = z
   .min(1, 'Required')
   .max(teamLimits.nameMaxLength, `At most ${teamLimits.nameMaxLength} characters`);
 
+let knownTimeZones: ReadonlySet<string> | undefined;
+
+/**
+ * The IANA time zones a team may be set to: those this runtime's Intl knows, and `UTC` (which
+ * `Intl.supportedValuesOf` leaves out). Read once, on first use.
+ */
+function timeZoneSet(): ReadonlySet<string> {
+  knownTimeZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+  return knownTimeZones;
+}
+
+export function timeZoneNames(): string[] {
+  return [...timeZoneSet()].sort();
+}
+
+/**
+ * Listed, or another IANA name for a listed zone: runtimes name some zones differently
+ * (`Asia/Kolkata` in a newer browser, `Asia/Calcutta` in Node 20's ICU), and a zone the screen
+ * offered must not be refused by the API. Spelled as IANA spells it (`asia/kolkata`, which Intl
+ * also accepts, is not).
+ */
+export function isTimeZone(value: string): boolean {
+  const known = timeZoneSet();
+  if (known.has(value)) return true;
+  if (!/^[A-Z][A-Za-z_]*(?:\/[A-Z][\w+-]*)+$/.test(value)) return false;
+  try {
+    return known.has(
+      new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone,
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A team's time zone (issue 13): its metrics cut days and months in it, and the chat transcript
+ * shows times in it beside UTC. An IANA name, exactly as listed (`America/New_York`).
+ */
+export const TeamTimeZone = z
+  .string()
+  .trim()
+  .max(64)
+  .refine(isTimeZone, 'Must be an IANA time zone, for example America/New_York');
+
 /** Levels as sent: each at most once (a repeated one is dropped), in a stable order. */
 const PermissionLevels = z
   .array(PermissionLevel)
@@ -63,6 +107,8 @@ const PermissionLevels = z
  */
 export const ManagedTeam = Team.omit({ role: true }).extend({
   memberCount: z.number().int().nonnegative(),
+  /** IANA time zone (see {@link TeamTimeZone}); new teams start in America/New_York. */
+  timeZone: z.string(),
   /** ISO 8601, UTC. */
   createdAt: z.string().datetime(),
 });
@@ -88,6 +134,7 @@ export const PatchTeamBody = z
     teamName: TeamName.optional(),
     isActive: z.boolean().optional(),
     permissionLevels: PermissionLevels.optional(),
+    timeZone: TeamTimeZone.optional(),
   })
   .strict();
 export type PatchTeamBody = z.infer<typeof PatchTeamBody>;
@@ -126,9 +173,6 @@ const ADMIN_WRITE =
   'Admins of the team and platform admins. A team the caller is not a member of answers 404 ' +
   '`not-found`; a member who is not its admin gets 403 `forbidden`. A refused request changes ' +
   'nothing.';
-const PLATFORM_ONLY =
-  'Platform admins only. A team admin of this team (or a member) gets 403 `forbidden`; any ' +
-  'other team answers 404 `not-found`.';
 
 const permissionCheck = (level: PermissionLevel) => ({
   method: 'GET' as const,
@@ -181,11 +225,15 @@ export const teamsContract = c.router(
     update: {
       method: 'PATCH',
       path: '/api/v1/teams/:id',
-      summary: 'Rename a team, (de)activate it or set its permission levels',
+      summary: 'Rename a team, (de)activate it, set its permission levels or its time zone',
       description:
-        `${PLATFORM_ONLY} A name another team has (ignoring case) is 409 \`conflict\`; so is ` +
-        'deactivating the platform owner’s own team (its admins would lose the admin area). ' +
-        'Fields left out keep their value.',
+        'Platform admins. Admins of the team may set `timeZone` alone (the zone its metrics ' +
+        'cut days and months in): any other field in their request is 403 `forbidden`, as is ' +
+        'any request from a member who is not its admin; a team the caller is not a member of ' +
+        'answers 404 `not-found`. A refused request changes nothing. A zone that is not an IANA ' +
+        'name is 400 `validation-failed` naming `timeZone`. A name another ' +
+        'team has (ignoring case) is 409 `conflict`; so is deactivating the platform owner’s ' +
+        'own team (its admins would lose the admin area). Fields left out keep their value.',
       pathParams: TeamId,
       body: PatchTeamBody,
       responses: { 200: ManagedTeam, ...errors, 409: ErrorBody },

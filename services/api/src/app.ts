@@ -21,6 +21,7 @@ import { mfaRoutes } from './modules/mfa/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
 import { callListRoutes } from './modules/call-lists/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { metricsRoutes } from './modules/metrics/routes';
 import { verificationRoutes } from './modules/verification/routes';
 import { usersAdminRoutes } from './modules/users-admin/routes';
 import { teamMemberRoutes } from './modules/team-members/routes';
@@ -212,6 +213,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   callListRoutes(app, deps);
   verificationRoutes(app, deps);
   auditRoutes(app, deps);
+  metricsRoutes(app, deps);
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);

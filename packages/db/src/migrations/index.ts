@@ -21,6 +21,11 @@ import * as caseTransferAndChat from './2026-11-25T12-00_case-transfer-and-chat'
 import * as sessionLifecycle from './2026-11-25T12-10_session-lifecycle';
 import * as chatOpenedPerCaller from './2026-11-25T13-20_chat-opened-per-caller';
 import * as metricsRecording from './2026-11-28T16-00_metrics-recording';
+import * as metricsSessions from './2026-11-28T17-01_metrics-sessions';
+import * as metricsShape from './2026-11-28T17-02_metrics-shape';
+import * as metricsLogins from './2026-11-28T17-03_metrics-logins';
+import * as teamTimeZone from './2026-11-28T17-04_team-time-zone';
+import * as metricsOwn from './2026-11-28T17-05_metrics-own';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -49,4 +54,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T12-10_session-lifecycle': sessionLifecycle,
   '2026-11-25T13-20_chat-opened-per-caller': chatOpenedPerCaller,
   '2026-11-28T16-00_metrics-recording': metricsRecording,
+  '2026-11-28T17-01_metrics-sessions': metricsSessions,
+  '2026-11-28T17-02_metrics-shape': metricsShape,
+  '2026-11-28T17-03_metrics-logins': metricsLogins,
+  '2026-11-28T17-04_team-time-zone': teamTimeZone,
+  '2026-11-28T17-05_metrics-own': metricsOwn,
 };

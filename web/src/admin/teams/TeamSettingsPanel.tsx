@@ -4,6 +4,7 @@ import {
   TeamName,
   teamLevelLabels,
   type ManagedTeam,
+  type PatchTeamBody,
   type TeamLevel,
 } from '@locus/contract';
 import {
@@ -27,8 +28,58 @@ import { LevelChoice } from './LevelChoice';
 import { failureMessage } from './queries';
 import { teamKeys, useTeamChanged } from './team-queries';
 import { ActiveBadge, LevelBadges } from './TeamsTable';
+import { TimeZoneSelect } from './TimeZoneSelect';
 
-/** What a team admin sees: the settings only Locus changes, as text. */
+function useSaveTeam(team: ManagedTeam, savedMessage: string) {
+  const queryClient = useQueryClient();
+  const { teams } = useSession();
+  const changed = useTeamChanged();
+  return useMutation({
+    mutationFn: async (body: PatchTeamBody) =>
+      expect(await api.teams.update({ params: { id: team.id }, body }), 200),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(teamKeys.team(team.id), saved);
+      notifications.show({
+        color: 'green',
+        message: savedMessage,
+        closeButtonProps: { 'aria-label': 'Close notice' },
+      });
+      await changed(saved, teams);
+    },
+  });
+}
+
+/** Team admins: the one setting that is the team's own, its time zone. */
+function TimeZoneForm({ team }: { team: ManagedTeam }) {
+  const [timeZone, setTimeZone] = useState(team.timeZone);
+  const save = useSaveTeam(team, 'Time zone saved');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (save.isPending) return;
+    save.mutate({ timeZone });
+  }
+
+  return (
+    <form noValidate onSubmit={submit}>
+      <Stack>
+        <TimeZoneSelect value={timeZone} onChange={setTimeZone} />
+        {save.isError && (
+          <Alert color="red" role="alert">
+            {failureMessage(save.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            Save time zone
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** What a team admin sees: the settings only Locus changes, as text, then the time zone. */
 function ReadOnlySettings({ team }: { team: ManagedTeam }) {
   return (
     <Stack gap="xs">
@@ -61,44 +112,25 @@ function ReadOnlySettings({ team }: { team: ManagedTeam }) {
         Only Locus can rename your team, change its level or deactivate it. Contact support to
         change them.
       </Text>
+      <TimeZoneForm key={team.timeZone} team={team} />
     </Stack>
   );
 }
 
-/** Platform admins: rename, (de)activate and set the level of any team. */
+/** Platform admins: rename, (de)activate and set the level and time zone of any team. */
 function SettingsForm({ team }: { team: ManagedTeam }) {
   const [name, setName] = useState(team.teamName);
   const [isActive, setActive] = useState(team.isActive);
   const [level, setLevel] = useState<TeamLevel>(levelOf(team.permissionLevels));
-  const queryClient = useQueryClient();
-  const { teams } = useSession();
-  const changed = useTeamChanged();
+  const [timeZone, setTimeZone] = useState(team.timeZone);
   const parsedName = TeamName.safeParse(name);
   const nameError = parsedName.success ? null : (parsedName.error.issues[0]?.message ?? null);
-  const save = useMutation({
-    mutationFn: async () =>
-      expect(
-        await api.teams.update({
-          params: { id: team.id },
-          body: { teamName: name.trim(), isActive, permissionLevels: levelsOf(level) },
-        }),
-        200,
-      ),
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(teamKeys.team(team.id), saved);
-      notifications.show({
-        color: 'green',
-        message: 'Team settings saved',
-        closeButtonProps: { 'aria-label': 'Close notice' },
-      });
-      await changed(saved, teams);
-    },
-  });
+  const save = useSaveTeam(team, 'Team settings saved');
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (nameError !== null || save.isPending) return;
-    save.mutate();
+    save.mutate({ teamName: name.trim(), isActive, permissionLevels: levelsOf(level), timeZone });
   }
 
   return (
@@ -120,6 +152,7 @@ function SettingsForm({ team }: { team: ManagedTeam }) {
           onChange={(event) => setActive(event.currentTarget.checked)}
         />
         <LevelChoice value={level} onChange={setLevel} />
+        <TimeZoneSelect value={timeZone} onChange={setTimeZone} />
         {save.isError && (
           <Alert color="red" role="alert">
             {failureMessage(save.error)}
@@ -153,7 +186,7 @@ export function TeamSettingsPanel({
         {platformAdmin ? (
           // Keyed by the saved values, so that a save elsewhere resets the form to them.
           <SettingsForm
-            key={`${team.teamName}|${team.isActive}|${team.permissionLevels.join()}`}
+            key={`${team.teamName}|${team.isActive}|${team.permissionLevels.join()}|${team.timeZone}`}
             team={team}
           />
         ) : (

@@ -102,6 +102,8 @@ const patternExamples: Record<string, string> = {
   '^\\d{6}$': '492817',
   '^[A-Za-z0-9_-]*={0,2}$': 'bG9jdXMtZXhhbXBsZQ',
   '^[2-9A-HJ-NP-Z]{4}$': '7KQ3',
+  '^\\d{4}-\\d{2}-\\d{2}$': '2026-11-28',
+  '^\\d{4}-\\d{2}$': '2026-11',
   '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$': 'county911.example.gov',
 };
 
@@ -128,6 +130,7 @@ const namedStrings: [RegExp, string][] = [
   [/code$/i, '492817'],
   [/^(message|text|body|content|original|translated)$/i, 'Help is on the way.'],
   [/^state$/i, 'VA'],
+  [/^timeZone$/, 'America/New_York'],
   [/reason/i, 'Shift change'],
   [/^(search|searchTerm|q)$/i, 'county'],
   [/version/i, '1.0.0'],

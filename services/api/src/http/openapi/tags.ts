@@ -27,4 +27,6 @@ export const tagDescriptions: Record<keyof typeof contract, string> = {
   platformStatus: 'Platform admins: instances, queues and dependencies.',
   platformJobs: 'Platform admins: failed jobs, retried or discarded.',
   broadcasts: 'Platform admins: maintenance broadcasts shown on every console.',
+  metrics:
+    "TEAM | USER METRICS and PLATFORM METRICS: counts, time to locate, the link funnel, accuracy and sign-ins, cut in the team's time zone.",
 };

@@ -12,6 +12,7 @@ export interface TeamRow {
   is_coast_guard: boolean;
   permission_levels: string[];
   custom_content: unknown;
+  time_zone: string;
   created_at: Date;
   member_count: number;
 }
@@ -27,6 +28,7 @@ function teamsWithCounts(db: Database) {
       't.is_coast_guard',
       't.permission_levels',
       't.custom_content',
+      't.time_zone',
       't.created_at',
     ])
     .select((eb) =>
@@ -130,12 +132,23 @@ export async function insertTeam(
 export async function updateTeam(
   db: Database,
   id: string,
-  changes: { teamName?: string; isActive?: boolean; permissionLevels?: readonly string[] },
+  changes: {
+    teamName?: string;
+    isActive?: boolean;
+    permissionLevels?: readonly string[];
+    timeZone?: string;
+  },
 ): Promise<void> {
-  const set: { team_name?: string; is_active?: boolean; permission_levels?: string[] } = {};
+  const set: {
+    team_name?: string;
+    is_active?: boolean;
+    permission_levels?: string[];
+    time_zone?: string;
+  } = {};
   if (changes.teamName !== undefined) set.team_name = changes.teamName;
   if (changes.isActive !== undefined) set.is_active = changes.isActive;
   if (changes.permissionLevels !== undefined) set.permission_levels = [...changes.permissionLevels];
+  if (changes.timeZone !== undefined) set.time_zone = changes.timeZone;
   if (Object.keys(set).length === 0) return;
   await db.updateTable('teams').set(set).where('id', '=', id).execute();
 }
@@ -189,4 +202,15 @@ export async function removeTeamPsaps(
     .returning('psap_id')
     .execute();
   return rows.map((row) => row.psap_id).sort((a, b) => a - b);
+}
+
+/**
+ * Whether Postgres knows the zone too: the metrics cut days with `at time zone`, so a zone only
+ * the JavaScript runtime knows would break every metrics call of the team.
+ */
+export async function databaseKnowsTimeZone(db: Database, zone: string): Promise<boolean> {
+  const { rows } = await sql<{ known: boolean }>`
+    select exists (select 1 from pg_timezone_names where name = ${zone}) as known
+  `.execute(db);
+  return rows[0]?.known === true;
 }

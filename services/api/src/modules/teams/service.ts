@@ -18,6 +18,7 @@ import { findMemberships } from '../users/repo';
 import { toTeam } from '../users/view';
 import {
   addTeamPsap,
+  databaseKnowsTimeZone,
   findTeam,
   findTeamByName,
   insertTeam,
@@ -34,9 +35,10 @@ import {
 
 /**
  * SPEC.md §6 for teams: members of a team read its links and agencies; its admins (and platform
- * admins) change them; only platform admins create teams, rename them, (de)activate them or set
- * their levels. A team the caller is not a member of answers 404, so that another agency's team
- * is indistinguishable from one that does not exist; a member refused an admin action gets 403.
+ * admins) change them and its time zone; only platform admins create teams, rename them,
+ * (de)activate them or set their levels. A team the caller is not a member of answers 404, so
+ * that another agency's team is indistinguishable from one that does not exist; a member
+ * refused an admin action gets 403.
  */
 const isMember = (principal: Principal, teamId: string) =>
   principal.isPlatformAdmin || principal.teamIds.includes(teamId);
@@ -82,6 +84,7 @@ function toManagedTeam(row: TeamRow): ManagedTeam {
     permissionLevels: levelsOfRow(row.permission_levels),
     customContent: contentOf(row.custom_content),
     memberCount: row.member_count,
+    timeZone: row.time_zone,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -177,7 +180,16 @@ export async function patchTeam(
   patch: PatchTeamBody,
 ): Promise<ManagedTeam> {
   if (!isMember(principal, id)) throw teamNotFound();
-  if (!principal.isPlatformAdmin) throw platformOnly();
+  if (!principal.isPlatformAdmin) {
+    // The zone is the team's own business (issue 13); what Locus sells and names is not.
+    const lockedFields = [patch.teamName, patch.isActive, patch.permissionLevels];
+    if (lockedFields.some((value) => value !== undefined)) throw platformOnly();
+    if (!isAdminOf(principal, id)) throw notAdmin();
+  }
+  if (patch.timeZone !== undefined && !(await databaseKnowsTimeZone(db, patch.timeZone))) {
+    const message = 'The database does not know this time zone. Choose another.';
+    throw new ApiError(400, 'validation-failed', message, [{ path: 'timeZone', message }]);
+  }
   try {
     return await changeTeam(db, id, async (trx, team) => {
       if (patch.isActive === false && team.is_platform_owner) {
@@ -192,6 +204,7 @@ export async function patchTeam(
       const after = await readTeam(trx, id);
       const changed: Record<string, string | boolean | string[]> = {};
       if (before.teamName !== after.teamName) changed.teamName = after.teamName;
+      if (before.timeZone !== after.timeZone) changed.timeZone = after.timeZone;
       if (before.isActive !== after.isActive) changed.isActive = after.isActive;
       if (before.permissionLevels.join() !== after.permissionLevels.join())
         changed.permissionLevels = after.permissionLevels;
