@@ -105,7 +105,7 @@ export function adminSidebar(permissions: Permissions): SidebarItem[] {
       },
       { item: { label: 'TEAMS', to: '/admin/teams' } },
       { item: { label: 'API', to: '/admin/admin-api' }, requires: ['enterprise'] },
-      { item: { label: 'TEAM | USER METRICS', to: '/admin/metrics' }, requires: ['enterprise'] },
+      { item: { label: 'TEAM | USER METRICS', to: '/admin/metrics' }, requires: ['metrics'] },
       {
         item: { label: 'PLATFORM METRICS', to: '/admin/platform-metrics' },
         requires: ['platform-owner'],

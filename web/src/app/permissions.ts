@@ -11,6 +11,8 @@ export interface Permissions {
   enterprise: boolean;
   /** A member of the platform owner's own company: verification, dev and platform metrics. */
   platformOwner: boolean;
+  /** The admin flag and a member of the platform owner's company: reads any team's metrics. */
+  platformAdmin: boolean;
   /** A team admin of a coast-guard team: approves coast-guard users. */
   coastGuardAdmin: boolean;
 }
@@ -26,6 +28,7 @@ export function permissionsOf(user: CurrentUser | null, teams: Team[]): Permissi
       premiere: false,
       enterprise: false,
       platformOwner: false,
+      platformAdmin: false,
       coastGuardAdmin: false,
     };
   }
@@ -34,14 +37,18 @@ export function permissionsOf(user: CurrentUser | null, teams: Team[]): Permissi
     premiere: hasLevel(teams, 'premiere'),
     enterprise: hasLevel(teams, 'enterprise'),
     platformOwner: teams.some((team) => team.isActive && team.isPlatformOwner),
+    platformAdmin: user.isAdmin && teams.some((team) => team.isActive && team.isPlatformOwner),
     coastGuardAdmin: teams.some(
       (team) => team.isActive && team.isCoastGuard && team.role === 'admin',
     ),
   };
 }
 
-/** A permission a route or a menu item needs beyond signing in. */
-export type Requirement = 'admin' | 'premiere' | 'enterprise' | 'platform-owner';
+/**
+ * A permission a route or a menu item needs beyond signing in. `metrics`: the enterprise level,
+ * or a platform admin, who reads the metrics of any enterprise team (issue 13).
+ */
+export type Requirement = 'admin' | 'premiere' | 'enterprise' | 'platform-owner' | 'metrics';
 
 export function meets(permissions: Permissions, requirement: Requirement): boolean {
   switch (requirement) {
@@ -53,6 +60,8 @@ export function meets(permissions: Permissions, requirement: Requirement): boole
       return permissions.enterprise;
     case 'platform-owner':
       return permissions.platformOwner;
+    case 'metrics':
+      return permissions.enterprise || permissions.platformAdmin;
   }
 }
 

@@ -90,13 +90,14 @@ const AdminDevPage = lazyPage(
   (module) => module.AdminDevPage,
 );
 
+// The metrics screens share their charts (and Recharts) in one chunk.
+const metricsPages = () => import('../admin/metrics/MetricsPages');
+const MetricsPage = lazyPage(metricsPages, (module) => module.MetricsPage);
+const TeamMetricsPage = lazyPage(metricsPages, (module) => module.TeamMetricsPage);
+const PlatformMetricsPage = lazyPage(metricsPages, (module) => module.PlatformMetricsPage);
+
 const comingSoon = () => import('../coming-soon/screens');
-const AdminMetricsComingSoon = lazyPage(comingSoon, (module) => module.AdminMetricsComingSoon);
 const AdminOverwatchComingSoon = lazyPage(comingSoon, (module) => module.AdminOverwatchComingSoon);
-const AdminPlatformMetricsComingSoon = lazyPage(
-  comingSoon,
-  (module) => module.AdminPlatformMetricsComingSoon,
-);
 const OverwatchComingSoon = lazyPage(comingSoon, (module) => module.OverwatchComingSoon);
 const TrainingComingSoon = lazyPage(comingSoon, (module) => module.TrainingComingSoon);
 
@@ -262,8 +263,8 @@ export const appRoutes: AppRoute[] = [
   },
   {
     path: '/admin/metrics',
-    meta: { name: 'admin-metrics', title: 'Admin: metrics', ...admin, requires: ['enterprise'] },
-    element: <AdminMetricsComingSoon />,
+    meta: { name: 'admin-metrics', title: 'Admin: metrics', ...admin, requires: ['metrics'] },
+    element: <MetricsPage />,
   },
   {
     path: '/admin/metrics/:id',
@@ -271,9 +272,9 @@ export const appRoutes: AppRoute[] = [
       name: 'admin-team-metrics',
       title: 'Admin: team metrics',
       ...admin,
-      requires: ['enterprise'],
+      requires: ['metrics'],
     },
-    element: <AdminMetricsComingSoon />,
+    element: <TeamMetricsPage />,
   },
   {
     path: '/admin/verification/edit',
@@ -303,7 +304,7 @@ export const appRoutes: AppRoute[] = [
       ...admin,
       requires: ['platform-owner'],
     },
-    element: <AdminPlatformMetricsComingSoon />,
+    element: <PlatformMetricsPage />,
   },
 
   {

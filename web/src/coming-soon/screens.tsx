@@ -44,20 +44,6 @@ export function AdminOverwatchComingSoon() {
   );
 }
 
-export function AdminMetricsComingSoon() {
-  return (
-    <ComingSoon
-      title="Team and user metrics"
-      summary="How your team uses Locus, by team and by dispatcher, for any date range."
-      features={[
-        'Searches per day and per month, and successful tracks.',
-        'Case durations, location accuracy and the languages of text messages.',
-        'Each dispatcher’s searches, logins and usage calendar.',
-      ]}
-    />
-  );
-}
-
 export function AdminVerificationComingSoon() {
   return (
     <ComingSoon
@@ -66,19 +52,6 @@ export function AdminVerificationComingSoon() {
       features={[
         'Clear the email domains of verified agencies.',
         'Review accounts from agencies that are not listed yet.',
-      ]}
-    />
-  );
-}
-
-export function AdminPlatformMetricsComingSoon() {
-  return (
-    <ComingSoon
-      title="Platform metrics"
-      summary="Usage across every team on Locus."
-      features={[
-        'Searches, successful tracks and text messages across teams.',
-        'Logins and active users over time.',
       ]}
     />
   );
