@@ -2,12 +2,14 @@
 //   --quick            a smoke run with small numbers, about a minute
 //   --only a,b         only these pipelines: locus, reference, peer
 //   --only caller-page the caller page in a throttled Chromium (see caller-page/main.ts)
+//   --only metrics     the metrics calls over a million sessions (see metrics/main.ts)
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { WireName } from './generator/messages';
 import { isCallerPageRun, runCallerPage } from './caller-page/main';
+import { isMetricsRun, runMetricsBench } from './metrics/main';
 import { runsDir } from './paths';
 import { pipelines } from './pipelines';
 import { planFor } from './plan';
@@ -19,6 +21,8 @@ import { killAllInstances } from './servers';
 // bench/src/caller-page/, with its own options.
 if (isCallerPageRun(process.argv.slice(2)))
   process.exit(await runCallerPage(process.argv.slice(2)));
+// `--only metrics`: the metrics calls over a database of their own (bench/src/metrics/).
+if (isMetricsRun(process.argv.slice(2))) process.exit(await runMetricsBench(process.argv.slice(2)));
 
 const { values } = parseArgs({
   options: {

@@ -31,13 +31,16 @@ export async function migrate(databaseUrl: string): Promise<void> {
 }
 
 /**
- * The demo data, and (given Redis) the demo's locked-out account: the sign-in lock lives in
- * Redis, under the prefix the API uses.
+ * The demo data with its 90 days of history (for the metrics screens), and (given Redis) the
+ * demo's locked-out account: the sign-in lock lives in Redis, under the prefix the API uses.
  */
 export async function seed(databaseUrl: string, redisUrl?: string): Promise<void> {
-  const report = await withDb(databaseUrl, (db) => seedDemo(db));
+  const report = await withDb(databaseUrl, (db) =>
+    seedDemo(db, process.env.NODE_ENV, { history: true }),
+  );
   console.log(
-    `demo data: ${report.usersCreated} users and ${report.teamsCreated} teams created (existing ones kept)`,
+    `demo data: ${report.usersCreated} users and ${report.teamsCreated} teams created (existing ones kept)` +
+      (report.historySessions > 0 ? `, ${report.historySessions} past sessions added` : ''),
   );
   if (redisUrl === undefined) return;
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });

@@ -1,7 +1,23 @@
 export * from './connection';
 export * from './migrate';
 export type { DB } from './generated/types';
-export { seedDemo, hashPassword, type SeedReport } from './seed/seed';
+export { seedDemo, hashPassword, type SeedOptions, type SeedReport } from './seed/seed';
+export { demoHistoryDays } from './seed/demo-history';
+export {
+  generateHistory,
+  type HistoryBatch,
+  type HistoryMember,
+  type HistoryPlan,
+  type HistoryTeam,
+} from './history/generate';
+export {
+  insertHistory,
+  insertHistoryBatch,
+  type HistoryCounts,
+  type HistoryTable,
+} from './history/insert';
+export { Random } from './history/random';
+export { addDays, localDate, localDay } from './history/zoned';
 export {
   DEMO_PASSWORD,
   demoUsers,

@@ -11,6 +11,7 @@ import {
   demoTeams,
   demoUsers,
 } from './demo-data';
+import { seedDemoHistory } from './demo-history';
 
 /** argon2id with OWASP's baseline parameters (19 MiB, 2 passes). */
 export function hashPassword(password: string): Promise<string> {
@@ -22,6 +23,17 @@ export interface SeedReport {
   teamsCreated: number;
   usersCreated: number;
   callListsCreated: number;
+  /** Tracking sessions of generated history added (`history: true`), else 0. */
+  historySessions: number;
+}
+
+export interface SeedOptions {
+  /**
+   * Adds 90 days of generated history to the demo teams (seed/demo-history.ts), for the metrics
+   * screens of a fresh `npm start`. Off unless asked: tests assert exact numbers over rows they
+   * insert themselves, on the days they choose.
+   */
+  history?: boolean;
 }
 
 /**
@@ -31,6 +43,7 @@ export interface SeedReport {
 export async function seedDemo(
   db: Database,
   env: string | undefined = process.env.NODE_ENV,
+  options: SeedOptions = {},
 ): Promise<SeedReport> {
   if (env === 'production') throw new Error('The demo seed never runs with NODE_ENV=production.');
   const agencies = await seedDemoAgencies(db);
@@ -115,11 +128,13 @@ export async function seedDemo(
       .onConflict((oc) => oc.column('domain').doNothing())
       .execute();
     const callListsCreated = await seedCallLists(trx, teamIds);
+    const history = options.history ? await seedDemoHistory(trx) : null;
     return {
       agencies,
       teamsCreated: teams.length,
       usersCreated: missing.length + missingExtras.length,
       callListsCreated,
+      historySessions: history?.tracking_sessions ?? 0,
     };
   });
 }
