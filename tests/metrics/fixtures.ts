@@ -15,6 +15,7 @@ export interface CallerFixture {
   moreTexts?: { sentAt: Date; status: string }[];
   linkOpenedAt?: Date;
   promptShownAt?: Date;
+  /** When the page reported sharing; unset, the first fix's arrival (a position texted back). */
   sharedAt?: Date;
   deniedAt?: Date;
   /** Fixes as [receivedAt, uncertainty radius in metres]. */
@@ -99,7 +100,14 @@ export async function insertSession(db: Database, fixture: SessionFixture): Prom
         created_at: fixture.createdAt,
         link_opened_at: caller.linkOpenedAt ?? null,
         prompt_shown_at: caller.promptShownAt ?? null,
-        shared_at: caller.sharedAt ?? null,
+        // As the API records it: a position texted back (fixes but no sharing reported by a
+        // page) sets shared_at when it arrives too.
+        shared_at:
+          caller.sharedAt ??
+          (caller.fixes ?? []).reduce<Date | null>(
+            (first, [receivedAt]) => (first === null || receivedAt < first ? receivedAt : first),
+            null,
+          ),
         denied_at: caller.deniedAt ?? null,
       })
       .returning('id')

@@ -119,6 +119,11 @@ describe('a location texted back by the caller', () => {
     });
     const received = await dispatcherSocket.event('sms-received');
     expect(received.data.location).toEqual({ outcome: 'mapped' });
+    // The link funnel counts the caller as shared (issue 13), though no page reported it.
+    const callerRow = await sql<{ shared_at: Date | null; texts_sent: number }>`
+      select shared_at, texts_sent from session_callers where session_id = ${request.uuid}
+    `.execute(stack.database.db);
+    expect(callerRow.rows).toEqual([{ shared_at: expect.any(Date), texts_sent: 1 }]);
 
     // The network comes back: the page sends what it queued, the same fix (to the millisecond).
     const page = await callerSocket(stack.api, linkToken);

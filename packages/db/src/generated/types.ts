@@ -225,6 +225,7 @@ export interface SessionCallers {
   connected_sockets: Generated<number>;
   created_at: Generated<Timestamp>;
   denied_at: Timestamp | null;
+  first_text_at: Timestamp | null;
   id: Generated<string>;
   language: Generated<string>;
   link_opened_at: Timestamp | null;
@@ -233,6 +234,8 @@ export interface SessionCallers {
   session_id: string;
   shared_at: Timestamp | null;
   text_code: Generated<string>;
+  text_delivered_at: Timestamp | null;
+  texts_sent: Generated<number>;
 }
 
 export interface SessionEvents {
@@ -331,9 +334,12 @@ export interface TrackingSessions {
   lifecycle: Generated<string>;
   lifecycle_snapshot: Json | null;
   location_type: string | null;
+  lookup_answered_at: Timestamp | null;
+  lookup_requested_at: Timestamp | null;
   request_error: string | null;
   status: Generated<string>;
   team_id: string | null;
+  texts_sent: Generated<number>;
 }
 
 export interface Users {

@@ -94,6 +94,9 @@ export type HistorySession = Row<
   | 'first_fix_source'
   | 'first_fix_uncertainty_m'
   | 'best_uncertainty_m'
+  | 'texts_sent'
+  | 'lookup_requested_at'
+  | 'lookup_answered_at'
 >;
 export type HistoryCaller = Row<
   SessionCallers,
@@ -108,6 +111,9 @@ export type HistoryCaller = Row<
   | 'shared_at'
   | 'denied_at'
   | 'chat_opened_at'
+  | 'texts_sent'
+  | 'first_text_at'
+  | 'text_delivered_at'
 >;
 export type HistoryLookup = Row<
   LocationLookups,
@@ -580,6 +586,14 @@ function generateSession(context: DayContext, batch: HistoryBatch): void {
     null,
   );
   const texted = callers.some((caller) => caller.texts.length > 0);
+  // What the session and each caller keep of their texts and lookup (as the triggers of
+  // migration metrics-counters record them): a text counts once the provider took it.
+  const sentTexts = (caller: (typeof callers)[number]) =>
+    caller.texts.filter((text) => text.status !== 'failed');
+  const lookupAnswered =
+    lookup && (lookup.status === 'found' || lookup.status === 'not-found')
+      ? at(lookup.answered ?? lookup.requested)
+      : null;
   batch.sessions.push({
     id: sessionId,
     team_id: team.id,
@@ -597,6 +611,9 @@ function generateSession(context: DayContext, batch: HistoryBatch): void {
     first_fix_source: firstFix ? (firstFix.source === 'RAPID_SOS' ? 'lookup' : 'link') : null,
     first_fix_uncertainty_m: firstFix ? firstFix.radius : null,
     best_uncertainty_m: best,
+    texts_sent: callers.reduce((sum, caller) => sum + sentTexts(caller).length, 0),
+    lookup_requested_at: lookup ? at(lookup.requested) : null,
+    lookup_answered_at: lookupAnswered,
   });
   for (const caller of callers) {
     batch.callers.push({
@@ -611,6 +628,7 @@ function generateSession(context: DayContext, batch: HistoryBatch): void {
       shared_at: caller.shared === null ? null : at(caller.shared),
       denied_at: caller.denied === null ? null : at(caller.denied),
       chat_opened_at: chatAt !== null && caller.linkOpened !== null ? at(chatAt) : null,
+      ...callerTextCounts(sentTexts(caller), at),
     });
     for (const text of caller.texts) {
       const delivered = text.status !== 'failed';
@@ -896,4 +914,26 @@ function generateSignIns(context: DayContext, batch: HistoryBatch): void {
       });
     }
   }
+}
+
+/** A caller's texts_sent, first_text_at and text_delivered_at, from the texts the provider took. */
+function callerTextCounts(
+  sent: { at: number; sentAfter: number; status: string }[],
+  at: (ms: number) => Date,
+): Pick<HistoryCaller, 'texts_sent' | 'first_text_at' | 'text_delivered_at'> {
+  const first = sent.reduce<number | null>(
+    (earliest, text) => (earliest === null || text.at < earliest ? text.at : earliest),
+    null,
+  );
+  const delivered = sent
+    .filter((text) => text.status === 'delivered')
+    .reduce<number | null>((earliest, text) => {
+      const time = text.at + text.sentAfter;
+      return earliest === null || time < earliest ? time : earliest;
+    }, null);
+  return {
+    texts_sent: sent.length,
+    first_text_at: first === null ? null : at(first),
+    text_delivered_at: delivered === null ? null : at(delivered),
+  };
 }

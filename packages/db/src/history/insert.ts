@@ -28,6 +28,9 @@ const tables = {
       first_fix_source: 'text',
       first_fix_uncertainty_m: 'float8',
       best_uncertainty_m: 'float8',
+      texts_sent: 'int4',
+      lookup_requested_at: 'timestamptz',
+      lookup_answered_at: 'timestamptz',
     },
   },
   session_callers: {
@@ -44,6 +47,9 @@ const tables = {
       shared_at: 'timestamptz',
       denied_at: 'timestamptz',
       chat_opened_at: 'timestamptz',
+      texts_sent: 'int4',
+      first_text_at: 'timestamptz',
+      text_delivered_at: 'timestamptz',
     },
   },
   location_lookups: {

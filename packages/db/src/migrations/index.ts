@@ -26,6 +26,7 @@ import * as metricsShape from './2026-11-28T17-02_metrics-shape';
 import * as metricsLogins from './2026-11-28T17-03_metrics-logins';
 import * as teamTimeZone from './2026-11-28T17-04_team-time-zone';
 import * as metricsOwn from './2026-11-28T17-05_metrics-own';
+import * as metricsCounters from './2026-11-28T20-00_metrics-counters';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T17-03_metrics-logins': metricsLogins,
   '2026-11-28T17-04_team-time-zone': teamTimeZone,
   '2026-11-28T17-05_metrics-own': metricsOwn,
+  '2026-11-28T20-00_metrics-counters': metricsCounters,
 };

@@ -127,8 +127,8 @@ function sessionsOpenIn(qb: QueryCreator<DB>, scope: MetricsScope) {
  * - delivered: any text to them was reported delivered by the carrier (a link resent after a
  *   failure did reach them). Only the carrier's report counts: a provider that reports no
  *   delivery (the outbox, some carriers) leaves this step below the link being opened;
- * - shared: their page reported sharing, or a position of theirs arrived (from the page or by
- *   text message; the automatic lookup is not the caller sharing);
+ * - shared: a position of theirs reached Locus (`shared_at`: from the page or texted back; the
+ *   automatic lookup is not the caller sharing);
  * - denied: they refused the permission and never shared;
  * - never answered: opened the link but neither shared nor denied.
  */
@@ -138,61 +138,36 @@ export async function linkFunnel(
 ): Promise<z.infer<typeof LinkFunnel>> {
   const rows = await db
     .with('open_sessions', (qb) => sessionsOpenIn(qb, scope))
-    // Lateral, so that each session's callers and each caller's texts are read through their
-    // indexes rather than by hashing every caller and text of every team (`offset 0` keeps the
-    // planner from flattening the callers' subquery back into such a join).
+    // Each caller keeps the time of its first text and of its first delivery (the texts go with
+    // the retention purge): callers texted in the range, of the sessions open in it.
     .with('texted', (qb) =>
       qb
         .selectFrom('open_sessions as s')
-        .innerJoinLateral(
-          (eb) =>
-            eb
-              .selectFrom('session_callers')
-              .whereRef('session_callers.session_id', '=', 's.id')
-              .select([
-                'id',
-                'session_id',
-                'language',
-                'link_opened_at',
-                'prompt_shown_at',
-                'shared_at',
-                'denied_at',
-              ])
-              .offset(0)
-              .as('c'),
-          (join) => join.onTrue(),
-        )
-        .innerJoinLateral(
-          (eb) =>
-            eb
-              .selectFrom('sms_messages')
-              .whereRef('sms_messages.caller_id', '=', 'c.id')
-              .where('sms_messages.direction', '=', 'outbound')
-              .select([
-                sql<Date | null>`min(created_at)`.as('first_text_at'),
-                sql<boolean>`bool_or(status = 'delivered')`.as('delivered'),
-              ])
-              .as('m'),
-          (join) => join.onTrue(),
-        )
-        .where('m.first_text_at', '>=', periodStart(scope))
-        .where('m.first_text_at', '<', periodEnd(scope))
-        .selectAll('c')
-        .select(['m.first_text_at', 'm.delivered']),
+        .innerJoin('session_callers as c', 'c.session_id', 's.id')
+        .where('c.first_text_at', '>=', periodStart(scope))
+        .where('c.first_text_at', '<', periodEnd(scope))
+        .select([
+          'c.language',
+          'c.first_text_at',
+          sql<boolean>`c.text_delivered_at is not null`.as('delivered'),
+          'c.link_opened_at',
+          'c.prompt_shown_at',
+          'c.shared_at',
+          'c.denied_at',
+        ]),
     )
     .with('steps', (qb) =>
-      qb.selectFrom('texted as t').select([
-        localDate('t.first_text_at', scope).as('local_day'),
-        't.language',
-        't.delivered',
-        sql<boolean>`t.link_opened_at is not null`.as('opened'),
-        sql<boolean>`t.prompt_shown_at is not null`.as('prompted'),
-        sql<boolean>`t.shared_at is not null or exists (
-            select 1 from location_fixes f
-            where f.session_id = t.session_id and f.caller_id = t.id and f.source = 'TEXT_MESSAGE'
-          )`.as('shared'),
-        sql<boolean>`t.denied_at is not null`.as('refused'),
-      ]),
+      qb
+        .selectFrom('texted as t')
+        .select([
+          localDate('t.first_text_at', scope).as('local_day'),
+          't.language',
+          't.delivered',
+          sql<boolean>`t.link_opened_at is not null`.as('opened'),
+          sql<boolean>`t.prompt_shown_at is not null`.as('prompted'),
+          sql<boolean>`t.shared_at is not null`.as('shared'),
+          sql<boolean>`t.denied_at is not null`.as('refused'),
+        ]),
     )
     .selectFrom('steps')
     .select([

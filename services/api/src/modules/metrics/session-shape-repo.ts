@@ -118,22 +118,14 @@ export async function languageTotals(
     .select([
       'c.language',
       sql<number>`count(*)::int`.as('callers'),
-      // The page reports sharing before its first fix; a position texted back has no page.
-      sql<number>`count(*) filter (where c.shared_at is not null or exists (
-        select 1 from location_fixes f where f.session_id = c.session_id and f.caller_id = c.id
-      ))::int`.as('located'),
+      // shared_at: the caller's first position reached Locus, from the page or texted back.
+      sql<number>`count(c.shared_at)::int`.as('located'),
     ])
     .where('s.team_id', '=', scope.teamId)
     .where(inPeriod('s.created_at', scope))
     .where(startedBy('s.created_by', scope))
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('sms_messages as m')
-          .select(sql`1`.as('one'))
-          .whereRef('m.caller_id', '=', 'c.id')
-          .where('m.direction', '=', 'outbound'),
-      ),
-    )
+    // Texted: the caller keeps the time of its first text (the texts go with the purge).
+    .where('c.first_text_at', 'is not', null)
     .groupBy('c.language')
     .execute();
   return languages.map((language) => {

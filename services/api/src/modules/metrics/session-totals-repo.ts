@@ -40,32 +40,33 @@ const int = (value: Expression<unknown>) => sql<number>`(${value})::int`;
 const millisBetween = (start: string, end: string) =>
   sql<number>`round(extract(epoch from ${sql.ref(end)} - ${sql.ref(start)}) * 1000)::float8`;
 
-/** Sent means handed to the provider: a text refused before that never reached the caller. */
-const sentText = sql<boolean>`m.direction = 'outbound' and m.sent_at is not null`;
-
+/**
+ * Texts and lookups are read from the counts the session keeps (migration metrics-counters): the
+ * retention purge deletes the rows themselves after 90 days. A text counts once handed to the
+ * provider: one refused before that never reached the caller.
+ */
 export async function caseTotals(db: Database, scope: MetricsScope): Promise<CaseTotals> {
   const row = await db
     .with('scoped', (qb) =>
-      scopedSessions(qb, scope).select(['s.id', 's.first_fix_at', 's.chat_initiated_at']),
+      scopedSessions(qb, scope).select([
+        's.id',
+        's.first_fix_at',
+        's.chat_initiated_at',
+        's.texts_sent',
+      ]),
     )
     .selectFrom('scoped')
     .select((eb) => [
       int(eb.fn.countAll()).as('sessions'),
       int(eb.fn.countAll().filterWhere('scoped.first_fix_at', 'is not', null)).as('located'),
       int(eb.fn.countAll().filterWhere('scoped.chat_initiated_at', 'is not', null)).as('chats'),
+      int(sql`coalesce(sum(scoped.texts_sent), 0)`).as('textsSent'),
       eb
         .selectFrom('session_callers as c')
         .where('c.created_at', '>=', periodStart(scope))
         .where('c.session_id', 'in', eb.selectFrom('scoped').select('scoped.id'))
         .select((sub) => int(sub.fn.countAll()).as('n'))
         .as('numbers'),
-      eb
-        .selectFrom('sms_messages as m')
-        .where(sentText)
-        .where('m.created_at', '>=', periodStart(scope))
-        .where('m.session_id', 'in', eb.selectFrom('scoped').select('scoped.id'))
-        .select((sub) => int(sub.fn.countAll()).as('n'))
-        .as('textsSent'),
       eb
         .selectFrom('scoped as t')
         .where(
@@ -86,64 +87,43 @@ export async function caseTotals(db: Database, scope: MetricsScope): Promise<Cas
     sessions: row.sessions,
     numbers: row.numbers ?? 0,
     located: row.located,
-    textsSent: row.textsSent ?? 0,
+    textsSent: row.textsSent,
     transfers: row.transfers ?? 0,
     chats: row.chats,
   };
 }
 
 export async function usage(db: Database, scope: MetricsScope): Promise<z.infer<typeof Usage>> {
-  const lookupsSince = db
-    .selectFrom('location_lookups as l')
-    .where('l.created_at', '>=', periodStart(scope));
   const row = await db
     .with('scoped', (qb) =>
-      scopedSessions(qb, scope).select(['s.id', 's.first_fix_at', 's.first_fix_source']),
+      scopedSessions(qb, scope).select([
+        's.first_fix_at',
+        's.first_fix_source',
+        's.lookup_requested_at',
+        's.lookup_answered_at',
+        's.texts_sent',
+      ]),
     )
     .selectFrom('scoped')
     .select((eb) => [
       int(eb.fn.countAll().filterWhere('scoped.first_fix_source', '=', 'lookup')).as('lookup'),
       int(eb.fn.countAll().filterWhere('scoped.first_fix_source', '=', 'link')).as('link'),
       int(eb.fn.countAll().filterWhere('scoped.first_fix_at', 'is', null)).as('notLocated'),
-      // Sessions with a lookup, a text: a semi-join from the sessions, not a count(distinct) of
-      // the rows' sessions, which sorts them all.
-      eb
-        .selectFrom('scoped as x')
-        .where('x.id', 'in', lookupsSince.select('l.session_id'))
-        .select((sub) => int(sub.fn.countAll()).as('n'))
-        .as('lookupsRequested'),
-      eb
-        .selectFrom('scoped as x')
-        .where(
-          'x.id',
-          'in',
-          lookupsSince
-            // The provider answered, with a position or without one; a failure or a timeout is
-            // no answer.
-            .where('l.status', 'in', ['found', 'not-found'])
-            .select('l.session_id'),
-        )
-        .select((sub) => int(sub.fn.countAll()).as('n'))
-        .as('lookupsAnswered'),
-      eb
-        .selectFrom('scoped as x')
-        .where(
-          'x.id',
-          'in',
-          eb
-            .selectFrom('sms_messages as m')
-            .where(sentText)
-            .where('m.created_at', '>=', periodStart(scope))
-            .select('m.session_id'),
-        )
-        .select((sub) => int(sub.fn.countAll()).as('n'))
-        .as('linksSent'),
+      int(eb.fn.countAll().filterWhere('scoped.lookup_requested_at', 'is not', null)).as(
+        'lookupsRequested',
+      ),
+      // The provider answered, with a position or without one; a failure or a timeout is no
+      // answer.
+      int(eb.fn.countAll().filterWhere('scoped.lookup_answered_at', 'is not', null)).as(
+        'lookupsAnswered',
+      ),
+      int(eb.fn.countAll().filterWhere('scoped.texts_sent', '>', 0)).as('linksSent'),
     ])
     .executeTakeFirstOrThrow();
   return {
-    lookupsRequested: row.lookupsRequested ?? 0,
-    lookupsAnswered: row.lookupsAnswered ?? 0,
-    linksSent: row.linksSent ?? 0,
+    lookupsRequested: row.lookupsRequested,
+    lookupsAnswered: row.lookupsAnswered,
+    linksSent: row.linksSent,
     bySource: LocateSource.options.map((source) => ({ source, located: row[source] })),
     notLocated: row.notLocated,
   };

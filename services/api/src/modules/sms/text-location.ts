@@ -1,4 +1,5 @@
 import { realtimeLimits, type Location } from '@locus/contract';
+import { markCaller } from '../realtime/repo';
 import { publishTextedFix } from '../realtime/session-publisher';
 import type { TrackingDeps } from '../location/service';
 import type { ParsedTextLocation } from './location-text/parse';
@@ -69,6 +70,8 @@ export async function locateFromText(
     dateTimeCaptured: new Date(capturedAt).toISOString(),
   };
   const seq = await publishTextedFix(deps.realtime, target, location, timed);
+  // The link funnel's "shared" (issue 13), as the page's first position sets it.
+  if (seq !== 0) await markCaller(deps.db, target, 'shared_at', new Date(context.now));
   return { outcome: seq === 0 ? 'duplicate' : 'mapped' };
 }
 
