@@ -7,8 +7,10 @@ import { testEnvironment } from '../support/environment';
 import { TestSocket } from '../support/sockets';
 import { startStream } from '../tracking/support';
 import {
+  auditRowsSince,
   call,
   DEMO_PASSWORD,
+  lastAuditId,
   signIn,
   startAuthStack,
   type Answer,
@@ -63,10 +65,11 @@ async function auditActions(email: string) {
 }
 
 describe('POST /api/v1/auth/change-password', () => {
-  it('refuses a wrong current password (invalid-credentials), changes nothing and counts a failed sign-in', async () => {
+  it('refuses a wrong current password (invalid-credentials), changes nothing and counts it toward the lockout, audited as no sign-in', async () => {
     const email = 'dispatcher2@demo-county.test';
     const token = await signIn(stack.api, email);
     const before = await passwordHashOf(email);
+    const since = await lastAuditId(stack);
 
     const wrong = await changePassword(token, 'not-my-password', strongPassword);
     expect(wrong.status).toBe(401);
@@ -74,6 +77,25 @@ describe('POST /api/v1/auth/change-password', () => {
       error: 'invalid-credentials',
       message: 'Your current password is not right.',
     });
+    // Counted toward the lock like a failed sign-in (before a sign-in below clears the count)...
+    const lockout = new SignInLockout(stack.api.app.locus.redis, stack.redisPrefix);
+    expect(await lockout.failures(email)).toBe(1);
+    // ...but audited as what it was: the signed-in user's, on their team's trail, not a sign-in.
+    const { id: userId } = await stack.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(await auditRowsSince(stack, since, [userId, email])).toEqual([
+      {
+        action: 'password-change.failed',
+        actor_user_id: userId,
+        subject: userId,
+        team_id: expect.any(String),
+        ip: expect.any(String),
+        detail: { ip: expect.any(String) },
+      },
+    ]);
     // Nothing changed: same hash, the old password signs in, the new one does not.
     expect(await passwordHashOf(email)).toBe(before);
     expect((await signInStatus(email, DEMO_PASSWORD)).status).toBe(200);
@@ -81,13 +103,14 @@ describe('POST /api/v1/auth/change-password', () => {
     // The session that asked is still signed in (a wrong password is not a revoked session).
     expect((await call(stack.api, 'GET', '/api/v1/auth/current-user', { token })).status).toBe(200);
     const actions = (await auditActions(email)).map((row) => row.action);
-    expect(actions).toContain('sign-in.failed');
+    expect(actions).toContain('password-change.failed');
     expect(actions).not.toContain('password.changed');
   });
 
   it('locks the account after as many wrong current passwords as failed sign-ins would', async () => {
     const email = 'aisha.khan@demo-county.test';
     const token = await signIn(stack.api, email);
+    const since = await lastAuditId(stack);
     const answers: (string | undefined)[] = [];
     for (let attempt = 0; attempt < signInLockout.maxFailures; attempt += 1) {
       const answer = await changePassword(token, `wrong-${attempt}`, strongPassword);
@@ -96,11 +119,25 @@ describe('POST /api/v1/auth/change-password', () => {
     }
     expect(answers.at(-1)).toBe('account-locked');
     expect(new Set(answers.slice(0, -1))).toEqual(new Set(['invalid-credentials']));
+    const { id: userId } = await stack.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const actionsSince = async () =>
+      (await auditRowsSince(stack, since, [userId, email])).map((row) => row.action);
+    // Each wrong one audited as a failed password change, none as a failed sign-in; then the lock.
+    expect(await actionsSince()).toEqual([
+      ...Array<string>(signInLockout.maxFailures).fill('password-change.failed'),
+      'sign-in.locked',
+    ]);
     // Locked everywhere: the right password neither signs in nor changes the password now.
     expect(await signInStatus(email, DEMO_PASSWORD)).toEqual({
       status: 401,
       error: 'account-locked',
     });
+    // That sign-in attempt was a failed sign-in, refused for the lock.
+    expect((await actionsSince()).at(-1)).toBe('sign-in.failed');
     const locked = await changePassword(token, DEMO_PASSWORD, strongPassword);
     expect(locked.status).toBe(401);
     expect(locked.body).toMatchObject({ error: 'account-locked' });

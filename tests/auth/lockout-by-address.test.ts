@@ -193,10 +193,13 @@ describe('the per-account lock (CJIS: 5 failures, 10 minutes)', () => {
       .where('action', 'in', ['sign-in.failed', 'sign-in.locked'])
       .orderBy('id')
       .execute();
+    // The right password on the locked account is a failed sign-in too, audited but not counted.
     expect(audit.map((row) => row.action)).toEqual([
       ...Array<string>(5).fill('sign-in.failed'),
       'sign-in.locked',
+      'sign-in.failed',
     ]);
+    expect(audit.at(-1)!.detail).toMatchObject({ refused: 'account-locked' });
     expect(audit[0]!.detail).toMatchObject({ ip: expect.stringMatching(/^10\./) });
     expect(audit.every((row) => row.actor_user_id === null)).toBe(true);
 

@@ -1,6 +1,16 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, DEMO_PASSWORD, signIn, startAuthStack, type AuthStack } from './support';
+import { signInLockout } from '@locus/contract';
+import {
+  auditRowsSince,
+  call,
+  DEMO_PASSWORD,
+  lastAuditId,
+  lockLiftsAt,
+  signIn,
+  startAuthStack,
+  type AuthStack,
+} from './support';
 
 let stack: AuthStack;
 
@@ -66,6 +76,34 @@ async function auditActions(subject: string): Promise<string[]> {
     .orderBy('id')
     .execute();
   return rows.map((row) => row.action);
+}
+
+async function userIdOf(email: string): Promise<string> {
+  const row = await stack.database.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * A signed-in user's wrong password or code for a change of second factor, as many as lock the
+ * account: each audited as 'mfa-change.failed' (their own action, not a failed sign-in, so the
+ * login metrics do not count them), then the lock.
+ */
+async function expectMfaChangeFailures(email: string, since: string, change: string) {
+  const userId = await userIdOf(email);
+  const rows = await auditRowsSince(stack, since, [email, userId]);
+  expect(rows.map((row) => row.action)).toEqual([
+    ...Array<string>(signInLockout.maxFailures).fill('mfa-change.failed'),
+    'sign-in.locked',
+  ]);
+  expect(rows[0]).toMatchObject({
+    actor_user_id: userId,
+    subject: userId,
+    detail: { change, ip: expect.any(String) },
+  });
 }
 
 /** The first test's enrolment, which the removal test undoes. */
@@ -293,6 +331,41 @@ describe('wrong codes', () => {
   });
 });
 
+describe('a code for a locked account', () => {
+  it('is refused unheard: one failed sign-in audited, nothing counted, the lock unmoved', async () => {
+    const email = 'chloe.dubois@demo-county.test';
+    const { secret } = await enrol(email);
+    const { challenge } = (await passwordStep(email)).body;
+    // Locked between the two steps (wrong passwords from elsewhere).
+    for (let failure = 1; failure <= signInLockout.maxFailures; failure += 1)
+      await passwordStep(email, `wrong-${failure}`);
+    const liftsAt = await lockLiftsAt(stack, email);
+    expect(liftsAt).toBeGreaterThan(Date.now());
+    const userId = await userIdOf(email);
+    const since = await lastAuditId(stack);
+
+    const refused = await codeStep(challenge, await codeFor(secret, 1));
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: 'account-locked' });
+    // One 'sign-in.failed' saying why; no 'sign-in.mfa-failed' (no code was looked at).
+    const failedSignIn = {
+      action: 'sign-in.failed',
+      actor_user_id: null,
+      subject: email,
+      team_id: expect.any(String),
+      ip: expect.any(String),
+      detail: { ip: expect.any(String), userId, refused: 'account-locked' },
+    };
+    expect(await auditRowsSince(stack, since, [email, userId])).toEqual([failedSignIn]);
+    expect(await lockLiftsAt(stack, email)).toBe(liftsAt);
+
+    // The challenge ended with the lock: another answer is turned away before it is heard.
+    const again = await codeStep(challenge, await codeFor(secret, 1));
+    expect(again.body).toMatchObject({ error: 'mfa-challenge-expired' });
+    expect(await auditRowsSince(stack, since, [email, userId])).toEqual([failedSignIn]);
+  });
+});
+
 describe('users without a second factor', () => {
   it('sign in exactly as before: a bearer token straight away', async () => {
     const answer = await call(stack.api, 'POST', '/api/v1/auth/sign-in', {
@@ -431,11 +504,12 @@ describe("a team's requirement is met by the session, not the user", () => {
     expect(me.body).toMatchObject({ mfaEnabled: true, mfaRequired: true });
   });
 
-  it('counts wrong codes given to turn the app off as failed sign-ins', async () => {
+  it('counts wrong codes given to turn the app off toward the lockout, audited as no sign-in', async () => {
     const now = new Set(await Promise.all([-1, 0, 1, 2, 3].map((steps) => codeFor(secret, steps))));
     const wrong = ['000000', '111111', '222222', '333333', '444444', '555555', '666666'].find(
       (code) => !now.has(code),
     )!;
+    const since = await lastAuditId(stack);
     const answers = [];
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       answers.push(
@@ -448,6 +522,7 @@ describe("a team's requirement is met by the session, not the user", () => {
     expect(answers[0]?.body).toMatchObject({ error: 'invalid-mfa-code' });
     expect(answers[4]?.status).toBe(401);
     expect(answers[4]?.body).toMatchObject({ error: 'account-locked' });
+    await expectMfaChangeFailures(email, since, 'totp-disable');
     // Locked: sign-in is refused, and so is another try at turning the app off.
     expect((await passwordStep(email)).body).toMatchObject({ error: 'account-locked' });
     const whileLocked = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp/disable', {
@@ -467,6 +542,7 @@ describe('starting enrolment', () => {
     const token = await signIn(stack.api, email);
     const withoutPassword = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp', { token });
     expect(withoutPassword.status).toBe(400);
+    const since = await lastAuditId(stack);
     const answers = [];
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       answers.push(
@@ -479,6 +555,7 @@ describe('starting enrolment', () => {
     expect(answers[0]?.status).toBe(401);
     expect(answers[0]?.body).toMatchObject({ error: 'invalid-credentials' });
     expect(answers.some((answer) => 'secret' in (answer.body as object))).toBe(false);
+    await expectMfaChangeFailures(email, since, 'totp-enrol');
     // The fifth wrong password locked the account.
     expect((await passwordStep(email)).body).toMatchObject({ error: 'account-locked' });
     const right = await call(stack.api, 'POST', '/api/v1/auth/mfa/totp', {

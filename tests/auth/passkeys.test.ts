@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoftwareAuthenticator } from './software-authenticator';
-import { call, DEMO_PASSWORD, signIn, startAuthStack, type AuthStack } from './support';
+import { signInLockout } from '@locus/contract';
+import {
+  auditRowsSince,
+  call,
+  DEMO_PASSWORD,
+  lastAuditId,
+  lockLiftsAt,
+  signIn,
+  startAuthStack,
+  type AuthStack,
+} from './support';
 
 /**
  * WebAuthn passkeys as a second factor, against the API's real verification: a software
@@ -144,12 +154,20 @@ describe('adding a passkey', () => {
     expect(answers[0]?.status).toBe(401);
     expect(answers[0]?.body).toMatchObject({ error: 'invalid-credentials' });
     expect(answers.some((answer) => 'challenge' in (answer.body as object))).toBe(false);
-    expect(await auditActions(email)).toContain('sign-in.failed');
+    // Counted like failed sign-ins, but audited as what they are (the signed-in user's), not as
+    // failed sign-ins: 'mfa-change.failed' each, then the lock.
+    const failures = (await auditActions(await userId(token))).filter(
+      (action) => action === 'mfa-change.failed',
+    );
+    expect(failures).toHaveLength(5);
+    expect(await auditActions(email)).toEqual(['sign-in.locked']);
     // The fifth wrong password locked the account: sign-in and the right password are refused.
     const signInAgain = await call(stack.api, 'POST', '/api/v1/auth/sign-in', {
       body: { email, password: DEMO_PASSWORD },
     });
     expect(signInAgain.body).toMatchObject({ error: 'account-locked' });
+    // That attempt was a failed sign-in, refused for the lock.
+    expect(await auditActions(email)).toEqual(['sign-in.locked', 'sign-in.failed']);
     const right = await call(stack.api, 'POST', '/api/v1/auth/mfa/passkeys/options', {
       token,
       body: { password: DEMO_PASSWORD },
@@ -309,6 +327,49 @@ describe('signing in with a passkey', () => {
     const answer = await passkeyStep(step.challenge, stranger.assert(options.body.challenge, 9));
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ error: 'invalid-mfa-code' });
+  });
+});
+
+describe('a passkey for a locked account', () => {
+  it('is refused unheard: one failed sign-in audited, nothing counted, the lock unmoved', async () => {
+    const email = 'chloe.dubois@demo-county.test';
+    const { authenticator } = await register(email, 'Laptop');
+    const step = await passwordStep(email);
+    const options = await signInOptions(step.challenge);
+    expect(options.status).toBe(200);
+    // Locked between the two steps (wrong passwords from elsewhere).
+    for (let failure = 1; failure <= signInLockout.maxFailures; failure += 1) {
+      await call(stack.api, 'POST', '/api/v1/auth/sign-in', {
+        body: { email, password: `wrong-${failure}` },
+      });
+    }
+    const liftsAt = await lockLiftsAt(stack, email);
+    expect(liftsAt).toBeGreaterThan(Date.now());
+    const { id } = await stack.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const since = await lastAuditId(stack);
+
+    const refused = await passkeyStep(
+      step.challenge,
+      authenticator.assert(options.body.challenge, 1),
+    );
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: 'account-locked' });
+    // One 'sign-in.failed' saying why; no 'sign-in.mfa-failed' (the assertion was not checked).
+    expect(await auditRowsSince(stack, since, [email, id])).toEqual([
+      {
+        action: 'sign-in.failed',
+        actor_user_id: null,
+        subject: email,
+        team_id: expect.any(String),
+        ip: expect.any(String),
+        detail: { ip: expect.any(String), userId: id, refused: 'account-locked' },
+      },
+    ]);
+    expect(await lockLiftsAt(stack, email)).toBe(liftsAt);
   });
 });
 

@@ -1,8 +1,18 @@
-import { sessionLifetimes } from '@locus/contract';
+import { SignInLockout } from '@locus/api';
+import { sessionLifetimes, signInLockout } from '@locus/contract';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, DEMO_PASSWORD, signIn, startAuthStack, type AuthStack } from './support';
+import {
+  auditRowsSince,
+  call,
+  DEMO_PASSWORD,
+  lastAuditId,
+  lockLiftsAt,
+  signIn,
+  startAuthStack,
+  type AuthStack,
+} from './support';
 
 let stack: AuthStack;
 
@@ -134,6 +144,81 @@ describe('the lockout', () => {
       });
     }
     expect(last?.body).toMatchObject({ error: 'account-locked' });
+  });
+
+  it('audits each attempt on a locked account as one failed sign-in, without counting it or moving the lock', async () => {
+    const email = 'teamadmin@neighbour-county.test';
+    const attempt = (password: string) =>
+      call(stack.api, 'POST', '/api/v1/auth/sign-in', { body: { email, password } });
+    for (let failure = 1; failure <= signInLockout.maxFailures; failure += 1)
+      await attempt(`wrong-${failure}`);
+    const liftsAt = await lockLiftsAt(stack, email);
+    expect(liftsAt).toBeGreaterThan(Date.now());
+    const { id: userId } = await stack.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const { id: teamId } = await stack.database.db
+      .selectFrom('teams')
+      .select('id')
+      .where('team_name', '=', 'Neighbouring County')
+      .executeTakeFirstOrThrow();
+    const lockout = new SignInLockout(stack.api.app.locus.redis, stack.redisPrefix);
+    // The address the API saw the attempts come from (the loopback, as it reports it).
+    const { ip } = await stack.database.db
+      .selectFrom('audit_log')
+      .select('ip')
+      .where('action', '=', 'sign-in.locked')
+      .where('subject', '=', email)
+      .executeTakeFirstOrThrow();
+    if (ip === null) throw new Error('the lock was audited without an address');
+
+    // The right password and a wrong one: each refused, each exactly one row.
+    for (const password of [DEMO_PASSWORD, 'wrong-again']) {
+      const since = await lastAuditId(stack);
+      const addressFailures = await lockout.addresses.failures(ip);
+      const refused = await attempt(password);
+      expect(refused.body).toMatchObject({ error: 'account-locked' });
+      expect(await auditRowsSince(stack, since, [email, userId])).toEqual([
+        {
+          action: 'sign-in.failed',
+          actor_user_id: null,
+          subject: email,
+          team_id: teamId,
+          ip,
+          detail: { ip, userId, refused: 'account-locked' },
+        },
+      ]);
+      // Not counted against the address either.
+      expect(await lockout.addresses.failures(ip)).toBe(addressFailures);
+    }
+    // The lock lifts exactly when it was set to.
+    expect(await lockLiftsAt(stack, email)).toBe(liftsAt);
+  });
+
+  it('audits an attempt on a locked unknown address with no account and no team', async () => {
+    const email = 'ghost-locked@nowhere.test';
+    for (let failure = 1; failure <= signInLockout.maxFailures; failure += 1) {
+      await call(stack.api, 'POST', '/api/v1/auth/sign-in', {
+        body: { email, password: `wrong-${failure}` },
+      });
+    }
+    const since = await lastAuditId(stack);
+    const refused = await call(stack.api, 'POST', '/api/v1/auth/sign-in', {
+      body: { email, password: 'whatever' },
+    });
+    expect(refused.body).toMatchObject({ error: 'account-locked' });
+    expect(await auditRowsSince(stack, since, [email])).toEqual([
+      {
+        action: 'sign-in.failed',
+        actor_user_id: null,
+        subject: email,
+        team_id: null,
+        ip: expect.any(String),
+        detail: { ip: expect.any(String), userId: null, refused: 'account-locked' },
+      },
+    ]);
   });
 
   it('forgets earlier failures after a successful sign-in', async () => {

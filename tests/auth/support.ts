@@ -1,6 +1,7 @@
 import { DEMO_PASSWORD, seedDemo } from '@locus/db';
 import { parseWorkerConfig, startWorkers } from '@locus/worker';
 import { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
 import { pino } from 'pino';
 import { startApi, testRedisPrefix, type TestApi } from '../support/api';
 import { freshDatabase, type TestDatabase } from '../support/database';
@@ -155,4 +156,36 @@ export function registration(email: string, overrides: Record<string, unknown> =
     agreedToTermsOfService: true,
     ...overrides,
   };
+}
+
+/**
+ * When the account's sign-in lock lifts (ms since the epoch, as Redis holds it), or null when it
+ * is not locked. The key is the lockout's own (`SignInLockout`).
+ */
+export async function lockLiftsAt(stack: AuthStack, email: string): Promise<number | null> {
+  const id = createHash('sha256').update(email.toLowerCase()).digest('hex');
+  const at = await stack.api.app.locus.redis.pexpiretime(
+    `${stack.redisPrefix}sign-in:{${id}}:locked`,
+  );
+  return at > 0 ? at : null;
+}
+
+/** The newest audit row's id: the rows after it are the calling test's own. */
+export async function lastAuditId(stack: AuthStack): Promise<string> {
+  const row = await stack.database.db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirstOrThrow();
+  return String(row.id ?? '0');
+}
+
+/** The audit rows about these subjects (addresses, user ids) written after `afterId`, in order. */
+export function auditRowsSince(stack: AuthStack, afterId: string, subjects: string[]) {
+  return stack.database.db
+    .selectFrom('audit_log')
+    .select(['action', 'actor_user_id', 'subject', 'team_id', 'ip', 'detail'])
+    .where('id', '>', afterId)
+    .where('subject', 'in', subjects)
+    .orderBy('id')
+    .execute();
 }

@@ -1,3 +1,5 @@
+import { SignInLockout } from '@locus/api';
+import { signInLockout } from '@locus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, DEMO_PASSWORD, signIn, startAuthStack, type AuthStack } from '../auth/support';
 import { idsOf, insertSession, insertSignIn } from './fixtures';
@@ -460,26 +462,35 @@ describe('sign-ins through the API are recorded', () => {
       { succeeded: 0, failed: 0 },
     );
 
-  it('counts a real sign-in and a real failure for the team, an unknown address for the platform only', async () => {
-    const [from, to] = around(new Date(), 'America/Chicago') as [string, string];
-    const [utcFrom, utcTo] = around(new Date(), 'UTC') as [string, string];
-    const read = async () => {
-      const [team, users, all] = await Promise.all([
-        call<LoginTotalsAnswer>(stack.api, 'GET', totals(demo, from, to), { token: teamAdmin }),
-        call<{ logins: { users: UserLoginRow[] } }>(stack.api, 'GET', perUser(demo, from, to), {
-          token: teamAdmin,
-        }),
-        call<PlatformAnswer>(stack.api, 'GET', platform(utcFrom, utcTo), { token: owner }),
-      ]);
-      expect([team.status, users.status, all.status]).toEqual([200, 200, 200]);
-      const row = (id: string) => users.body.logins.users.find((user) => user.userId === id)!;
-      return {
-        team: team.body.logins,
-        devon: row(devon),
-        dana: row(dana),
-        platform: sum(all.body.platform.logins),
-      };
+  // One range for every read, so that counts before and after an action compare like for like.
+  const [from, to] = around(new Date(), 'America/Chicago') as [string, string];
+  const [utcFrom, utcTo] = around(new Date(), 'UTC') as [string, string];
+
+  /** Demo County's counts, some members' and the platform's, over that range. */
+  async function read() {
+    const [team, users, all] = await Promise.all([
+      call<LoginTotalsAnswer>(stack.api, 'GET', totals(demo, from, to), { token: teamAdmin }),
+      call<{ logins: { users: UserLoginRow[] } }>(stack.api, 'GET', perUser(demo, from, to), {
+        token: teamAdmin,
+      }),
+      call<PlatformAnswer>(stack.api, 'GET', platform(utcFrom, utcTo), { token: owner }),
+    ]);
+    expect([team.status, users.status, all.status]).toEqual([200, 200, 200]);
+    const row = (id: string) => users.body.logins.users.find((user) => user.userId === id)!;
+    return {
+      team: team.body.logins,
+      member: row,
+      devon: row(devon),
+      dana: row(dana),
+      platform: sum(all.body.platform.logins),
     };
+  }
+  const change = (
+    before: { succeeded: number; failed: number },
+    after: { succeeded: number; failed: number },
+  ) => ({ succeeded: after.succeeded - before.succeeded, failed: after.failed - before.failed });
+
+  it('counts a real sign-in and a real failure for the team, an unknown address for the platform only', async () => {
     const before = await read();
     const startedAt = Date.now();
 
@@ -524,5 +535,38 @@ describe('sign-ins through the API are recorded', () => {
       succeeded: after.platform.succeeded - before.platform.succeeded,
       failed: after.platform.failed - before.platform.failed,
     }).toEqual({ succeeded: 1, failed: 2 });
+  });
+
+  it('counts an attempt on a locked account as a failed sign-in, and wrong current passwords not at all', async () => {
+    const email = 'grace.mwangi@demo-county.test';
+    const grace = ids.user(email);
+    const before = await read();
+
+    const token = await signIn(stack.api, email);
+    // Wrong current passwords in change-password, as many as lock the account: they count
+    // toward the lock, but they are no sign-ins.
+    const answers = [];
+    for (let attempt = 1; attempt <= signInLockout.maxFailures; attempt += 1) {
+      const answer = await call(stack.api, 'POST', '/api/v1/auth/change-password', {
+        token,
+        body: { currentPassword: `wrong-${attempt}`, newPassword: 'Lantern-orchard-sleet-42' },
+      });
+      answers.push(answer.body);
+    }
+    expect(answers.at(-1)).toMatchObject({ error: 'account-locked' });
+    // The right password on the locked account: refused, a failed sign-in all the same.
+    const locked = await call(stack.api, 'POST', '/api/v1/auth/sign-in', {
+      body: { email, password: DEMO_PASSWORD, staySignedIn: false },
+    });
+    expect(locked.body).toMatchObject({ error: 'account-locked' });
+
+    const after = await read();
+    expect(change(before.team, after.team)).toEqual({ succeeded: 1, failed: 1 });
+    expect(change(before.member(grace), after.member(grace))).toEqual({
+      succeeded: 1,
+      failed: 1,
+    });
+    expect(change(before.platform, after.platform)).toEqual({ succeeded: 1, failed: 1 });
+    await new SignInLockout(stack.api.app.locus.redis, stack.redisPrefix).unlockAccount(email);
   });
 });

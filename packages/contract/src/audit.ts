@@ -21,6 +21,10 @@ export const auditActions = [
   'session.revoked',
   'password.reset',
   'password.changed',
+  // A wrong current password (or code) given to change it or a second factor: counted toward
+  // the lockout like a failed sign-in, but not one (the login metrics count 'sign-in.failed').
+  'password-change.failed',
+  'mfa-change.failed',
   'mfa.enrolled',
   'mfa.disabled',
   'mfa.recovery-used',

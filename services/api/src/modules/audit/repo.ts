@@ -45,6 +45,9 @@ export interface AuditEntry {
     | 'verification.domain-added'
     | 'verification.domain-removed'
     | 'password.changed'
+    // Issue 13: a wrong current password (or code) while changing it, apart from sign-ins.
+    | 'password-change.failed'
+    | 'mfa-change.failed'
     // Issue 22 (operations console): failed jobs acted on.
     | 'job.retried'
     | 'job.discarded'

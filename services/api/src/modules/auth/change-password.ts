@@ -9,7 +9,7 @@ import type { SignInLockout } from './lockout';
 import { assertAcceptablePassword } from './password-policy';
 import { checkPassword, hashPassword } from './passwords';
 import { findPasswordHash, replacePassword, retireCodes } from './repo';
-import { accountLocked, recordSignInFailure, RetryLaterError } from './sign-in-guard';
+import { accountLocked, recordReauthFailure, RetryLaterError } from './sign-in-guard';
 
 const samePasswordMessage = 'Choose a password different from your current one.';
 
@@ -19,8 +19,9 @@ const wrongCurrentPassword = () =>
 
 /**
  * The profile's "Change password". The current password is required, so a session left open on
- * a shared console cannot be used to take the account over; a wrong one is a failed sign-in for
- * the account (lockout, address throttle, audit), a locked account cannot try, and an address
+ * a shared console cannot be used to take the account over; a wrong one counts toward the
+ * lockout and the address throttle like a failed sign-in, but is audited as its own
+ * 'password-change.failed' (it is no sign-in), a locked account cannot try, and an address
  * held back for the account waits as it would to sign in. The new one
  * passes the registration rules. Then every other session of the user ends, with the dispatcher
  * sockets opened by them (someone who knew the old password may hold one); this console stays
@@ -43,9 +44,10 @@ export async function changePassword(
   await assertAcceptablePassword(body.newPassword, 'newPassword');
   const currentHash = await findPasswordHash(deps.db, principal.userId);
   if (currentHash === undefined || !(await checkPassword(currentHash, body.currentPassword))) {
-    const outcome = await recordSignInFailure(
+    const outcome = await recordReauthFailure(
       { lockout, db: deps.db },
       { email: principal.email, ip, userId: principal.userId },
+      { action: 'password-change.failed' },
     );
     throw outcome === 'locked' ? accountLocked() : wrongCurrentPassword();
   }

@@ -45,7 +45,12 @@ import type { Principal } from './guard';
 import type { SignInLockout } from './lockout';
 import { assertAcceptablePassword } from './password-policy';
 import { checkPassword, hashPassword } from './passwords';
-import { accountLocked, admitSignIn, recordSignInFailure } from './sign-in-guard';
+import {
+  accountLocked,
+  admitSignIn,
+  recordLockedSignIn,
+  recordSignInFailure,
+} from './sign-in-guard';
 import {
   addTeamMembers,
   consumeCode,
@@ -143,11 +148,13 @@ export class AuthService {
       { lockout: this.lockout, captcha: this.deps.captcha },
       attempt,
     );
-    let account: Awaited<ReturnType<typeof findAccountByEmail>>;
+    const account = await findAccountByEmail(this.db, body.email);
     if (admitted === 'locked') {
       flow.send({ type: 'ACCOUNT_LOCKED' });
+      // Refused unheard, yet a failed sign-in all the same: audited (with the account, when the
+      // address has one) but not counted, so the lock lifts when it would have.
+      await recordLockedSignIn(this.db, { ...attempt, userId: account?.id ?? null });
     } else {
-      account = await findAccountByEmail(this.db, body.email);
       const matches = await checkPassword(account?.password_hash, body.password);
       flow.send({ type: 'PASSWORD_CHECKED', accountExists: account !== undefined, matches });
     }

@@ -10,13 +10,19 @@ import type { MetricsScope, PlatformScope } from './scope';
  * - every completed sign-in, with a password, a code or a passkey, ends in startAuthSession,
  *   which writes one 'sign-in' (actor and subject: the user's id). A passkey's second step also
  *   writes 'sign-in.passkey' just before it, so counting both would count that sign-in twice.
- * - every refused attempt goes through recordSignInFailure, which writes one 'sign-in.failed'
- *   (actor null, subject: the address typed, detail.userId: its account or null). A wrong second
- *   step writes 'sign-in.mfa-failed' beside it, and the failure that locks the account writes
+ * - every attempt refused for what was typed (a wrong password or an unknown address, a wrong
+ *   code or passkey) goes through recordSignInFailure, which writes one 'sign-in.failed' (actor
+ *   null, subject: the address typed, detail.userId: its account or null). A wrong second step
+ *   writes 'sign-in.mfa-failed' beside it, and the failure that locks the account writes
  *   'sign-in.locked' after it: both describe an attempt already counted, not another one.
- *   (Re-entering the password to change it or add a second factor is counted there too: the
- *   lockout treats it as a sign-in attempt, and the trail does not tell them apart.)
- * A failure for an address with no account names nobody: it counts on the platform only.
+ * - an attempt refused because the account is already locked (at the password, code or passkey
+ *   step) writes one 'sign-in.failed' too, through recordLockedSignIn (detail.refused:
+ *   'account-locked'); it is not counted toward the lock, but it is a failed sign-in.
+ * A failure for an address with no account names nobody: it counts on the platform only. An
+ * attempt turned away before it is heard (429 for the address, a captcha to solve, a challenge
+ * already over) writes nothing. Re-entering a password or code while signed in, to change the
+ * password or a second factor, counts toward the lockout but is no sign-in: it is audited as
+ * 'password-change.failed' or 'mfa-change.failed' (recordReauthFailure), not counted here.
  */
 const succeeded = sql.lit('sign-in');
 const failed = sql.lit('sign-in.failed');
@@ -145,6 +151,7 @@ async function sessionsByTeamAndMonth(db: Database, scope: PlatformScope): Promi
                 's.id',
                 's.first_fix_at',
                 's.chat_initiated_at',
+                's.texts_sent',
                 localMonth('s.created_at', scope).as('month'),
               ])
               .whereRef('s.team_id', '=', 't.id')
@@ -152,22 +159,19 @@ async function sessionsByTeamAndMonth(db: Database, scope: PlatformScope): Promi
               .as('s'),
           (join) => join.onTrue(),
         )
-        .select(['t.id as team_id', 's.id', 's.month', 's.first_fix_at', 's.chat_initiated_at']),
+        .select([
+          't.id as team_id',
+          's.id',
+          's.month',
+          's.first_fix_at',
+          's.chat_initiated_at',
+          's.texts_sent',
+        ]),
     )
     .with('numbers', (qb) =>
       qb
         .selectFrom('scoped as x')
         .innerJoin('session_callers as c', 'c.session_id', 'x.id')
-        .select(['x.team_id', 'x.month', int(sql`count(*)`).as('n')])
-        .groupBy(['x.team_id', 'x.month']),
-    )
-    .with('texts', (qb) =>
-      qb
-        .selectFrom('scoped as x')
-        .innerJoin('sms_messages as m', 'm.session_id', 'x.id')
-        // As caseTotals: a text counts once handed to the provider.
-        .where('m.direction', '=', 'outbound')
-        .where('m.sent_at', 'is not', null)
         .select(['x.team_id', 'x.month', int(sql`count(*)`).as('n')])
         .groupBy(['x.team_id', 'x.month']),
     )
@@ -188,15 +192,14 @@ async function sessionsByTeamAndMonth(db: Database, scope: PlatformScope): Promi
           int(sql`count(*)`).as('sessions'),
           int(sql`count(x.first_fix_at)`).as('located'),
           int(sql`count(x.chat_initiated_at)`).as('chats'),
+          // As caseTotals: the count the session keeps outlives the purged texts.
+          int(sql`coalesce(sum(x.texts_sent), 0)`).as('textsSent'),
         ])
         .groupBy(['x.team_id', 'x.month']),
     )
     .selectFrom('sessions as s')
     .leftJoin('numbers as n', (join) =>
       join.onRef('n.team_id', '=', 's.team_id').onRef('n.month', '=', 's.month'),
-    )
-    .leftJoin('texts as x', (join) =>
-      join.onRef('x.team_id', '=', 's.team_id').onRef('x.month', '=', 's.month'),
     )
     .leftJoin('transfers as r', (join) =>
       join.onRef('r.team_id', '=', 's.team_id').onRef('r.month', '=', 's.month'),
@@ -208,7 +211,7 @@ async function sessionsByTeamAndMonth(db: Database, scope: PlatformScope): Promi
       's.located',
       's.chats',
       sql<number>`coalesce(n.n, 0)`.as('numbers'),
-      sql<number>`coalesce(x.n, 0)`.as('textsSent'),
+      's.textsSent',
       sql<number>`coalesce(r.n, 0)`.as('transfers'),
     ])
     .execute();

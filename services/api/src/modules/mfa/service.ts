@@ -19,7 +19,13 @@ import { revokeOtherSessions } from '../auth-sessions/repo';
 import { markSessionMfaVerified } from '../auth/repo';
 import { checkPassword } from '../auth/passwords';
 import { hasPasskey } from '../passkeys/service';
-import { accountLocked, recordSignInFailure, RetryLaterError } from '../auth/sign-in-guard';
+import {
+  accountLocked,
+  recordLockedSignIn,
+  recordReauthFailure,
+  recordSignInFailure,
+  RetryLaterError,
+} from '../auth/sign-in-guard';
 import { challengeExpired, MfaChallenges, type PendingSignIn } from './challenges';
 import { hashRecoveryCode, newRecoveryCodes, recoveryCodeKey } from './recovery-codes';
 import {
@@ -89,6 +95,13 @@ export class MfaService {
     if (retryAfter > 0) throw new RetryLaterError(retryAfter);
     if (await this.lockout.isLocked(pending.email)) {
       flow.send({ type: 'ACCOUNT_LOCKED' });
+      // Locked since the password step: the code is not looked at, yet the attempt is a failed
+      // sign-in. Audited, not counted (the lock lifts when it would have).
+      await recordLockedSignIn(this.db, {
+        email: pending.email,
+        ip: client.ip,
+        userId: pending.userId,
+      });
     } else {
       const accepted =
         body.method === 'recovery'
@@ -168,7 +181,7 @@ export class MfaService {
       .where('id', '=', principal.userId)
       .executeTakeFirst();
     if (!(await checkPassword(user?.password_hash, password))) {
-      await this.countFailure(principal, ip);
+      await this.countFailure(principal, ip, 'totp-enrol');
       throw new ApiError(401, 'invalid-credentials', 'That password is not right.');
     }
     const enrolment = newTotpSecret(principal.email);
@@ -234,7 +247,8 @@ export class MfaService {
     if (!totp?.confirmed) throw new ApiError(409, 'conflict', 'No authenticator app is set up.');
     if (await this.lockout.isLocked(principal.email)) throw accountLocked();
     if (!(await this.acceptTotp(principal.userId, code, { confirm: false }))) {
-      if ((await this.countFailure(principal, ip)) === 'locked') throw accountLocked();
+      if ((await this.countFailure(principal, ip, 'totp-disable')) === 'locked')
+        throw accountLocked();
       throw wrongCode();
     }
     await this.db.transaction().execute(async (trx) => {
@@ -249,11 +263,19 @@ export class MfaService {
     return this.status(principal);
   }
 
-  /** A wrong password or code from a signed-in user: a failed sign-in for the account. */
-  private countFailure(principal: Principal, ip: string): Promise<'locked' | 'counted'> {
-    return recordSignInFailure(
+  /**
+   * A wrong password or code from a signed-in user changing their second factor: counted toward
+   * the lockout like a failed sign-in, audited as what it is ('mfa-change.failed').
+   */
+  private countFailure(
+    principal: Principal,
+    ip: string,
+    change: 'totp-enrol' | 'totp-disable',
+  ): Promise<'locked' | 'counted'> {
+    return recordReauthFailure(
       { lockout: this.lockout, db: this.db },
       { email: principal.email, ip, userId: principal.userId },
+      { action: 'mfa-change.failed', change },
     );
   }
 

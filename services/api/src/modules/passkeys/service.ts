@@ -28,7 +28,13 @@ import type { Principal } from '../auth/guard';
 import type { SignInLockout } from '../auth/lockout';
 import { checkPassword } from '../auth/passwords';
 import { markSessionMfaVerified } from '../auth/repo';
-import { accountLocked, recordSignInFailure, RetryLaterError } from '../auth/sign-in-guard';
+import {
+  accountLocked,
+  recordLockedSignIn,
+  recordReauthFailure,
+  recordSignInFailure,
+  RetryLaterError,
+} from '../auth/sign-in-guard';
 import { challengeExpired, MfaChallenges } from '../mfa/challenges';
 import { findTotp } from '../mfa/repo';
 import { hashToken } from '../sessions/tokens';
@@ -122,9 +128,11 @@ export class PasskeyService {
       .where('id', '=', principal.userId)
       .executeTakeFirst();
     if (!(await checkPassword(user?.password_hash, password))) {
-      await recordSignInFailure(
+      // Counted like a failed sign-in, audited as what it is (not a sign-in).
+      await recordReauthFailure(
         { lockout: this.lockout, db: this.db },
         { email: principal.email, ip, userId: principal.userId },
+        { action: 'mfa-change.failed', change: 'passkey-add' },
       );
       throw new ApiError(401, 'invalid-credentials', 'That password is not right.');
     }
@@ -288,6 +296,12 @@ export class PasskeyService {
     let passkey: PasskeyRow | undefined;
     if (await this.lockout.isLocked(pending.email)) {
       flow.send({ type: 'ACCOUNT_LOCKED' });
+      // As for a code: a failed sign-in, audited, not counted (the lock lifts when it would have).
+      await recordLockedSignIn(this.db, {
+        email: pending.email,
+        ip: client.ip,
+        userId: pending.userId,
+      });
     } else {
       const expectedChallenge = await takeOnce(this.redis, this.assertionKey(body.challenge));
       passkey = (await listPasskeys(this.db, pending.userId)).find(
