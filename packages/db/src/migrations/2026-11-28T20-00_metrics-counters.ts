@@ -72,6 +72,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     create index sms_messages_session_outbound on sms_messages (session_id)
       where direction = 'outbound';
+
+    -- The metrics read the new columns from the indexes they scan, as they read the others
+    -- (migration metrics-sessions): a range stays one index-only scan.
+    drop index tracking_sessions_team_created;
+    create index tracking_sessions_team_created on tracking_sessions (team_id, created_at)
+      include (id, created_by, first_fix_at, first_fix_source, chat_initiated_at, texts_sent,
+        lookup_requested_at, lookup_answered_at);
+    drop index tracking_sessions_team_creator_created;
+    create index tracking_sessions_team_creator_created on tracking_sessions
+      (team_id, created_by, created_at)
+      include (id, first_fix_at, first_fix_source, chat_initiated_at, texts_sent,
+        lookup_requested_at, lookup_answered_at);
+    -- Languages: a range's callers with what is counted of them.
+    drop index session_callers_created;
+    create index session_callers_created on session_callers (created_at)
+      include (session_id, language, first_text_at, shared_at);
+    -- The link funnel: the callers texted in a range, with every step.
+    create index session_callers_first_text on session_callers (first_text_at)
+      include (session_id, language, text_delivered_at, link_opened_at, prompt_shown_at,
+        shared_at, denied_at)
+      where first_text_at is not null;
   `.execute(db);
 
   // What history still holds: the texts and lookups not purged yet. (A delivery's time was not
@@ -115,6 +136,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
+    drop index session_callers_first_text;
+    drop index session_callers_created;
+    create index session_callers_created on session_callers (created_at) include (session_id);
+    drop index tracking_sessions_team_creator_created;
+    create index tracking_sessions_team_creator_created on tracking_sessions
+      (team_id, created_by, created_at)
+      include (id, first_fix_at, first_fix_source, chat_initiated_at);
+    drop index tracking_sessions_team_created;
+    create index tracking_sessions_team_created on tracking_sessions (team_id, created_at)
+      include (id, created_by, first_fix_at, first_fix_source, chat_initiated_at);
     drop index sms_messages_session_outbound;
     drop trigger location_lookups_record_times on location_lookups;
     drop function record_lookup_times();

@@ -2,7 +2,7 @@ import type { CaseTotals, LoginTotals, PlatformMetrics, UserLogins } from '@locu
 import type { Database } from '@locus/db';
 import { sql, type RawBuilder } from 'kysely';
 import type { z } from 'zod';
-import { daysOf, inPeriod, localDay, localMonth, monthsOf } from './period';
+import { daysOf, inPeriod, localDay, localMonth, monthsOf, periodStart } from './period';
 import type { MetricsScope, PlatformScope } from './scope';
 
 /*
@@ -172,6 +172,9 @@ async function sessionsByTeamAndMonth(db: Database, scope: PlatformScope): Promi
       qb
         .selectFrom('scoped as x')
         .innerJoin('session_callers as c', 'c.session_id', 'x.id')
+        // A caller is added after its session started: the range's start bounds the callers,
+        // so a recent range reads recent callers from their (created_at) index, not them all.
+        .where('c.created_at', '>=', periodStart(scope))
         .select(['x.team_id', 'x.month', int(sql`count(*)`).as('n')])
         .groupBy(['x.team_id', 'x.month']),
     )

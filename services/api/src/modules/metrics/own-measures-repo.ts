@@ -94,34 +94,6 @@ export async function timeToLocate(
 }
 
 /**
- * Sessions in which a text of the range may have been written: those started in the range, and
- * those started before it that were still open when it began (a text is written only while its
- * session is active). Read by team first, through the indexes on (team, created_at), (team,
- * ended_at) and the open sessions'.
- */
-function sessionsOpenIn(qb: QueryCreator<DB>, scope: MetricsScope) {
-  const ofScope = () => {
-    let query = qb.selectFrom('tracking_sessions').select('id').where('team_id', '=', scope.teamId);
-    if (scope.userId !== undefined) query = query.where('created_by', '=', scope.userId);
-    return query;
-  };
-  return (
-    ofScope()
-      .where(inPeriod('created_at', scope))
-      // ended_at comes from the API's clock, a text's created_at from the database's: an hour of
-      // slack costs little, since the first text's time is matched exactly afterwards.
-      .unionAll(
-        ofScope()
-          .where('ended_at', '>=', sql<Date>`${periodStart(scope)} - interval '1 hour'`)
-          .where('created_at', '<', periodStart(scope)),
-      )
-      .unionAll(
-        ofScope().where('ended_at', 'is', null).where('created_at', '<', periodStart(scope)),
-      )
-  );
-}
-
-/**
  * One step count per caller texted in the range. A caller counts from their first outbound text
  * (its send time places them in the range and on a day), whatever became of later ones:
  * - delivered: any text to them was reported delivered by the carrier (a link resent after a
@@ -137,25 +109,27 @@ export async function linkFunnel(
   scope: MetricsScope,
 ): Promise<z.infer<typeof LinkFunnel>> {
   const rows = await db
-    .with('open_sessions', (qb) => sessionsOpenIn(qb, scope))
     // Each caller keeps the time of its first text and of its first delivery (the texts go with
-    // the retention purge): callers texted in the range, of the sessions open in it.
-    .with('texted', (qb) =>
-      qb
-        .selectFrom('open_sessions as s')
-        .innerJoin('session_callers as c', 'c.session_id', 's.id')
+    // the retention purge). The callers texted in the range come from the index on first_text_at
+    // (which carries every step), then their session decides the team and the user.
+    .with('texted', (qb) => {
+      let query = qb
+        .selectFrom('session_callers as c')
+        .innerJoin('tracking_sessions as s', 's.id', 'c.session_id')
         .where('c.first_text_at', '>=', periodStart(scope))
         .where('c.first_text_at', '<', periodEnd(scope))
-        .select([
-          'c.language',
-          'c.first_text_at',
-          sql<boolean>`c.text_delivered_at is not null`.as('delivered'),
-          'c.link_opened_at',
-          'c.prompt_shown_at',
-          'c.shared_at',
-          'c.denied_at',
-        ]),
-    )
+        .where('s.team_id', '=', scope.teamId);
+      if (scope.userId !== undefined) query = query.where('s.created_by', '=', scope.userId);
+      return query.select([
+        'c.language',
+        'c.first_text_at',
+        sql<boolean>`c.text_delivered_at is not null`.as('delivered'),
+        'c.link_opened_at',
+        'c.prompt_shown_at',
+        'c.shared_at',
+        'c.denied_at',
+      ]);
+    })
     .with('steps', (qb) =>
       qb
         .selectFrom('texted as t')

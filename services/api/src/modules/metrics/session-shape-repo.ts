@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { CalendarCell, CaseDurations, ChatTotals, LanguageTotal } from '@locus/contract';
 import type { Database } from '@locus/db';
 import type { z } from 'zod';
-import { inPeriod } from './period';
+import { inPeriod, periodStart } from './period';
 import type { MetricsScope } from './scope';
 
 /** The `get-user-…` calls count only the sessions the user started. */
@@ -124,6 +124,10 @@ export async function languageTotals(
     .where('s.team_id', '=', scope.teamId)
     .where(inPeriod('s.created_at', scope))
     .where(startedBy('s.created_by', scope))
+    // A caller is added after its session started, so the range's start bounds the callers too:
+    // a recent range reads recent callers only, from the index on created_at (which carries what
+    // is counted here).
+    .where('c.created_at', '>=', periodStart(scope))
     // Texted: the caller keeps the time of its first text (the texts go with the purge).
     .where('c.first_text_at', 'is not', null)
     .groupBy('c.language')
