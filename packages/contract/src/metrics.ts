@@ -172,7 +172,7 @@ export const HistoricalSearch = z.object({
   startedAt: z.string().datetime(),
   endedAt: z.string().datetime().nullable(),
   dispatcherName: z.string().nullable(),
-  /** The numbers asked for, E.164, masked but for the last four digits. */
+  /** The numbers asked for, each digit masked but the last four (`•••••••1001` for +12025551001). */
   numbers: z.array(z.string()),
   located: z.boolean(),
   source: LocateSource.nullable(),

@@ -34,19 +34,34 @@ export function NumbersTable({
   labelledBy,
   firstCell,
   hidden = false,
+  maxHeight,
 }: {
   table: MetricsTable;
   labelledBy: string;
   firstCell?: (rowIndex: number) => ReactNode;
   /** Read by screen readers only: no scrolling container around it. */
   hidden?: boolean;
+  /** A long table scrolls within this height, its header row staying in view (not on paper). */
+  maxHeight?: number;
 }) {
+  // Figures line up on the right; a column of text only (names, dates) reads from the left.
+  const align = table.columns.map((_, index) => {
+    const text =
+      table.rows.some((row) => typeof row[index] === 'string') &&
+      !table.rows.some((row) => typeof row[index] === 'number');
+    return index === 0 || text ? undefined : ('right' as const);
+  });
   const content = (
-    <Table verticalSpacing={4} aria-labelledby={labelledBy} striped={!hidden}>
+    <Table
+      verticalSpacing={4}
+      aria-labelledby={labelledBy}
+      striped={!hidden}
+      stickyHeader={!hidden && maxHeight !== undefined}
+    >
       <Table.Thead>
         <Table.Tr>
           {table.columns.map((column, index) => (
-            <Table.Th key={column} scope="col" ta={index === 0 ? undefined : 'right'}>
+            <Table.Th key={column} scope="col" ta={align[index]}>
               {column}
             </Table.Th>
           ))}
@@ -61,7 +76,11 @@ export function NumbersTable({
                   {firstCell ? firstCell(rowIndex) : shown(value)}
                 </Table.Th>
               ) : (
-                <Table.Td key={index} ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                <Table.Td
+                  key={index}
+                  ta={align[index]}
+                  style={{ fontVariantNumeric: 'tabular-nums' }}
+                >
                   {shown(value)}
                 </Table.Td>
               ),
@@ -80,6 +99,8 @@ export function NumbersTable({
       tabIndex={0}
       role="group"
       aria-labelledby={labelledBy}
+      className={maxHeight === undefined ? undefined : 'locus-metrics-scroll'}
+      style={maxHeight === undefined ? undefined : { maxHeight, overflowY: 'auto' }}
     >
       {content}
     </Table.ScrollContainer>
@@ -110,6 +131,10 @@ export interface MetricCardProps {
   firstCell?: (rowIndex: number) => ReactNode;
   /** Across the whole grid rather than one column. */
   wide?: boolean;
+  /** A line above the numbers once they are loaded (a cap reached, say). */
+  notice?: ReactNode;
+  /** A long table scrolls within this height (in pixels) rather than lengthening the page. */
+  tableMaxHeight?: number;
 }
 
 /**
@@ -130,6 +155,8 @@ export function MetricCard({
   summary,
   firstCell,
   wide = false,
+  notice,
+  tableMaxHeight,
 }: MetricCardProps) {
   const headingId = useId();
   const [asTable, setAsTable] = useState(false);
@@ -152,7 +179,14 @@ export function MetricCard({
   } else if (empty) {
     body = <Text c="dimmed">{emptyText}</Text>;
   } else if (tableShown) {
-    body = <NumbersTable table={table} labelledBy={headingId} firstCell={firstCell} />;
+    body = (
+      <NumbersTable
+        table={table}
+        labelledBy={headingId}
+        firstCell={firstCell}
+        maxHeight={tableMaxHeight}
+      />
+    );
   } else {
     body = (
       <>
@@ -211,6 +245,11 @@ export function MetricCard({
             </Button>
           </Group>
         </Group>
+        {ready && notice && (
+          <Text size="sm" fw={600} data-testid="metric-notice">
+            {notice}
+          </Text>
+        )}
         {body}
         {ready && !empty && summary && (
           <Text size="sm" component="div">

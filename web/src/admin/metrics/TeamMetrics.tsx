@@ -1,7 +1,9 @@
 import type { LocateSource } from '@locus/contract';
 import { SimpleGrid, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
-import { BarsChart, LinesChart, seriesColors, TimeSeriesChart, WeekHourHeatmap } from './charts';
+import { BusiestHoursCard } from './BusiestHoursCard';
+import { ChatCard } from './ChatCard';
+import { BarsChart, LinesChart, seriesColors, TimeSeriesChart } from './charts';
 import type { MetricsTable } from './csv';
 import {
   durationBucketLabel,
@@ -14,8 +16,8 @@ import {
   shortMonth,
   sourceLabels,
   toSeconds,
-  weekdayLabels,
 } from './format';
+import { LanguagesCard } from './LanguagesCard';
 import { MetricCard } from './MetricCard';
 import {
   useAccuracy,
@@ -33,6 +35,7 @@ import {
   useUserSearchTotals,
   type TeamRange,
 } from './queries';
+import { SessionsCard } from './SessionsCard';
 import { TotalsCard } from './TotalsCard';
 import { UserPanel } from './UserPanel';
 
@@ -201,36 +204,14 @@ function BySource({ params, fileNameParts }: CardContext) {
 
 function ByLanguage({ params, fileNameParts }: CardContext) {
   const query = useLanguages(params);
-  const table: MetricsTable | undefined = query.data && {
-    columns: ['Language', 'Callers texted', 'Located'],
-    rows: query.data.languages.map((entry) => [
-      languageLabels[entry.language],
-      entry.callers,
-      entry.located,
-    ]),
-  };
   return (
-    <MetricCard
+    <LanguagesCard
       title="Callers by language"
       description="The language of the link text each caller received."
       status={query}
-      table={table}
-      empty={allZero(table)}
-      emptyText="No texts in this range."
+      languages={query.data?.languages}
       fileNameParts={fileNameParts}
       range={params}
-      chart={() => (
-        <BarsChart
-          data={chartData(table!, ['language', 'callers', 'located'])}
-          dataKey="language"
-          series={[
-            { name: 'callers', label: 'Callers texted', color: seriesColors.first },
-            { name: 'located', label: 'Located', color: seriesColors.second },
-          ]}
-          xLabel="Language"
-          yLabel="Callers"
-        />
-      )}
     />
   );
 }
@@ -513,31 +494,17 @@ function Accuracy({ params, fileNameParts }: CardContext) {
 
 function BusiestHours({ params, fileNameParts }: CardContext) {
   const query = useCalendar(params);
-  const cells = query.data?.cells;
-  const table: MetricsTable | undefined = cells && {
-    columns: ['Weekday', ...Array.from({ length: 24 }, (_, hour) => `${hour}:00`)],
-    rows: weekdayLabels.map((label, weekday) => [
-      label,
-      ...Array.from(
-        { length: 24 },
-        (_, hour) =>
-          cells.find((cell) => cell.weekday === weekday && cell.hour === hour)?.sessions ?? 0,
-      ),
-    ]),
-  };
   return (
-    <MetricCard
+    <BusiestHoursCard
       title="Busiest hours"
       description={`Sessions started per weekday (rows) and hour of the day (columns), in ${
         query.data?.timeZone ?? 'the team’s time zone'
       }.`}
       status={query}
-      table={table}
-      empty={allZero(table)}
+      cells={query.data?.cells}
       fileNameParts={fileNameParts}
       range={params}
       wide
-      chart={() => <WeekHourHeatmap cells={cells!} />}
     />
   );
 }
@@ -708,9 +675,11 @@ export function TeamMetrics({ params, teamName }: TeamMetricsProps) {
       <Durations {...context} />
       <Accuracy {...context} />
       <Funnel {...context} />
+      <ChatCard {...context} />
       <BusiestHours {...context} />
       <SignIns {...context} />
       <People {...context} />
+      <SessionsCard {...context} />
     </SimpleGrid>
   );
 }

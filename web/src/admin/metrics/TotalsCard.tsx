@@ -18,8 +18,13 @@ export interface Figure {
 /** Big figures in tiles, and the same figures as a Measure / Value table and CSV. */
 export function TotalsCard({
   figures,
+  perRow,
   ...card
-}: Omit<MetricCardProps, 'table' | 'chart' | 'empty'> & { figures: Figure[] | undefined }) {
+}: Omit<MetricCardProps, 'table' | 'chart'> & {
+  figures: Figure[] | undefined;
+  /** Tiles in a row on a wide screen: six, or three when there are more than six. */
+  perRow?: number;
+}) {
   const table: MetricsTable | undefined = figures && {
     columns: ['Measure', 'Value'],
     rows: figures.map((figure) => [
@@ -32,7 +37,10 @@ export function TotalsCard({
       {...card}
       table={table}
       chart={() => (
-        <SimpleGrid cols={{ base: 2, sm: 3, lg: figures!.length > 6 ? 3 : 6 }} spacing="sm">
+        <SimpleGrid
+          cols={{ base: 2, sm: 3, lg: perRow ?? (figures!.length > 6 ? 3 : 6) }}
+          spacing="sm"
+        >
           {figures!.map((figure) => (
             <Paper key={figure.label} withBorder radius="sm" p="sm">
               <Text size="sm" c="dimmed">

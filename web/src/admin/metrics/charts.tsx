@@ -119,7 +119,7 @@ export function LinesChart(props: CartesianProps) {
 export function WeekHourHeatmap({
   cells,
 }: {
-  cells: { weekday: number; hour: number; sessions: number }[];
+  cells: readonly { weekday: number; hour: number; sessions: number }[];
 }) {
   const max = Math.max(1, ...cells.map((cell) => cell.sessions));
   return (

@@ -95,3 +95,26 @@ export function weekdayHour(weekday: number, hour: number): string {
 export function percentOf(part: number, whole: number): string {
   return whole === 0 ? '—' : `${Math.round((part / whole) * 100)}%`;
 }
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `2026-11-03 14:05`: an instant as the clock read in `timeZone` (the team's zone). */
+export function dateTimeIn(iso: string, timeZone: string): string {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    zoneFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(
+    format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}

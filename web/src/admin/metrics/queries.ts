@@ -60,6 +60,16 @@ export const useLanguages = (params: TeamRange) =>
     expect(await api.metrics.languages({ params }), 200),
   );
 
+export const useChatTotals = (params: TeamRange) =>
+  useMetric(teamKey('chat-totals', params), async () =>
+    expect(await api.metrics.chatTotals({ params }), 200),
+  );
+
+export const useHistoricalSearches = (params: TeamRange) =>
+  useMetric(teamKey('historical-searches', params), async () =>
+    expect(await api.metrics.historicalSearches({ params }), 200),
+  );
+
 export const useTimeToLocate = (params: TeamRange) =>
   useMetric(teamKey('time-to-locate', params), async () =>
     expect(await api.metrics.timeToLocate({ params }), 200),
@@ -93,6 +103,21 @@ export const useUserStatistics = (params: UserRange) =>
 export const useUserDailyTotals = (params: UserRange) =>
   useMetric(userKey('user-daily-totals', params), async () =>
     expect(await api.metrics.userDailyTotals({ params }), 200),
+  );
+
+export const useUserTotalUsage = (params: UserRange) =>
+  useMetric(userKey('user-total-usage', params), async () =>
+    expect(await api.metrics.userTotalUsage({ params }), 200),
+  );
+
+export const useUserLanguages = (params: UserRange) =>
+  useMetric(userKey('user-languages', params), async () =>
+    expect(await api.metrics.userLanguages({ params }), 200),
+  );
+
+export const useUserCalendarTotals = (params: UserRange) =>
+  useMetric(userKey('user-calendar-totals', params), async () =>
+    expect(await api.metrics.userCalendarTotals({ params }), 200),
   );
 
 export const usePlatformMetrics = (range: DateRange) =>
