@@ -1,6 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { contract, routeSecurity, type RouteSecurity } from '@locus/contract';
-import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +9,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startAuthStack, type AuthStack } from '../auth/support';
+import { contractRoutes } from '../support/contract-routes';
 
 // Issue 20: the document a partner loads first (`/api/docs/json`) passes the tools partners feed
 // it: swagger-parser's validation, `redocly lint` with its recommended rules, and openapi-typescript
@@ -74,15 +74,6 @@ function operations(document: Document): [string, string, Operation][] {
     Object.entries(item).map(
       ([method, operation]) => [path, method, operation] as [string, string, Operation],
     ),
-  );
-}
-
-/** The contract's routes with their `<router>.<route>` names. */
-function contractRoutes(router: AppRouter, prefix = ''): [string, AppRoute][] {
-  return Object.entries(router).flatMap(([key, entry]) =>
-    isAppRoute(entry)
-      ? [[`${prefix}${key}`, entry] as [string, AppRoute]]
-      : contractRoutes(entry as AppRouter, `${prefix}${key}.`),
   );
 }
 

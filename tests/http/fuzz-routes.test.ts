@@ -1,6 +1,7 @@
 import { contract } from '@locus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAuthStack, type AuthStack } from '../auth/support';
+import { contractRoutes } from '../support/contract-routes';
 
 // Issue 17, item 5: whatever arrives, every route of the contract answers in the documented
 // shape and never 500. Each route gets the hostile values a fuzzer tries first, in its path, its
@@ -22,17 +23,6 @@ afterAll(async () => {
 interface Route {
   method: string;
   path: string;
-}
-
-/** The contract's routes: ts-rest routers nest, and a route is the object with a method and a path. */
-function routesOf(router: object): Route[] {
-  return Object.values(router).flatMap((entry: unknown) => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const { method, path } = entry as Partial<Route>;
-    return typeof method === 'string' && typeof path === 'string'
-      ? [{ method, path }]
-      : routesOf(entry);
-  });
 }
 
 // Routes that would end the admin's own session or need a file upload are left out; they are
@@ -108,7 +98,9 @@ async function send(
   return { status: response.status, text: await response.text() };
 }
 
-const routes = routesOf(contract).filter((route) => !skipped.has(route.path));
+const routes: Route[] = contractRoutes(contract)
+  .map(([, { method, path }]) => ({ method, path }))
+  .filter((route) => !skipped.has(route.path));
 
 describe('every route of the contract under hostile input', () => {
   it('covers the whole contract', () => {

@@ -2,6 +2,7 @@ import { contract, routeSecurity, type RouteSecurity } from '@locus/contract';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registration, startAuthStack, uniqueEmail, type AuthStack } from '../auth/support';
+import { contractRoutes } from '../support/contract-routes';
 
 // Every route of the contract declares who may call it (packages/contract/src/route-security.ts)
 // and the API enforces it before it reads the input (services/api/src/http/contract-routes.ts):
@@ -26,22 +27,12 @@ interface Route {
   security: RouteSecurity;
 }
 
-/** The contract's routes: ts-rest routers nest, and a route is the object with a method and a path. */
-function routesOf(router: object, prefix = ''): Route[] {
-  return Object.entries(router).flatMap(([name, entry]: [string, unknown]) => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const { method, path, metadata } = entry as {
-      method?: unknown;
-      path?: unknown;
-      metadata?: unknown;
-    };
-    return typeof method === 'string' && typeof path === 'string'
-      ? [{ key: `${prefix}${name}`, method, path, security: routeSecurity({ metadata }) }]
-      : routesOf(entry, `${prefix}${name}.`);
-  });
-}
-
-const routes = routesOf(contract);
+const routes: Route[] = contractRoutes(contract).map(([key, route]) => ({
+  key,
+  method: route.method,
+  path: route.path,
+  security: routeSecurity(route),
+}));
 const ofKind = (security: RouteSecurity) => routes.filter((route) => route.security === security);
 
 /** A well-formed code or token nobody was ever given: 256 random bits, base64url. */
