@@ -2,7 +2,6 @@
 // million sessions over two years, over the last 30 days and over two years.
 //   --sessions N   sessions to load (default 1,000,000)
 //   --runs N       timed requests per call and range (default 20), after 2 warm-ups
-//   --keep         keep the bench database (locus_metrics_bench) afterwards
 import { createDb, createPool, DEMO_PASSWORD, localDate, addDays } from '@locus/db';
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -256,7 +255,6 @@ export async function runMetricsBench(argv: string[]): Promise<number> {
       only: { type: 'string' },
       sessions: { type: 'string', default: '1000000' },
       runs: { type: 'string', default: '20' },
-      keep: { type: 'boolean', default: false },
     },
   });
   const sessions = Number(values.sessions);
@@ -441,6 +439,6 @@ export async function runMetricsBench(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await api?.stop();
-    if (!values.keep) await dropBenchDatabase(baseUrl, databaseName).catch(() => undefined);
+    await dropBenchDatabase(baseUrl, databaseName).catch(() => undefined);
   }
 }
