@@ -628,7 +628,7 @@ function generateSession(context: DayContext, batch: HistoryBatch): void {
       shared_at: caller.shared === null ? null : at(caller.shared),
       denied_at: caller.denied === null ? null : at(caller.denied),
       chat_opened_at: chatAt !== null && caller.linkOpened !== null ? at(chatAt) : null,
-      ...callerTextCounts(sentTexts(caller), at),
+      ...callerTextCounts(caller.texts, at),
     });
     for (const text of caller.texts) {
       const delivered = text.status !== 'failed';
@@ -916,23 +916,26 @@ function generateSignIns(context: DayContext, batch: HistoryBatch): void {
   }
 }
 
-/** A caller's texts_sent, first_text_at and text_delivered_at, from the texts the provider took. */
+/**
+ * A caller's texts_sent (those the provider took), first_text_at (the first written, sent or
+ * not) and text_delivered_at, as the triggers of migration metrics-counters record them.
+ */
 function callerTextCounts(
-  sent: { at: number; sentAfter: number; status: string }[],
+  texts: { at: number; sentAfter: number; status: string }[],
   at: (ms: number) => Date,
 ): Pick<HistoryCaller, 'texts_sent' | 'first_text_at' | 'text_delivered_at'> {
-  const first = sent.reduce<number | null>(
+  const first = texts.reduce<number | null>(
     (earliest, text) => (earliest === null || text.at < earliest ? text.at : earliest),
     null,
   );
-  const delivered = sent
+  const delivered = texts
     .filter((text) => text.status === 'delivered')
     .reduce<number | null>((earliest, text) => {
       const time = text.at + text.sentAfter;
       return earliest === null || time < earliest ? time : earliest;
     }, null);
   return {
-    texts_sent: sent.length,
+    texts_sent: texts.filter((text) => text.status !== 'failed').length,
     first_text_at: first === null ? null : at(first),
     text_delivered_at: delivered === null ? null : at(delivered),
   };

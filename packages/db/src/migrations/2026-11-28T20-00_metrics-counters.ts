@@ -5,8 +5,9 @@ import { sql, type Kysely } from 'kysely';
 // session and its callers: the metrics of a year ago must still count the texts sent, the lookups
 // made and the callers who shared. So what the metrics need is recorded on the session and the
 // caller when it happens, and read from there:
-// - session_callers.texts_sent, first_text_at (the first text handed to the provider) and
-//   text_delivered_at (when the provider first said one was delivered);
+// - session_callers.texts_sent (texts handed to the provider), first_text_at (the first text
+//   written to the caller, sent or not: the link funnel starts there and shows what was lost)
+//   and text_delivered_at (when the provider first said one was delivered);
 // - tracking_sessions.texts_sent (the session's texts, with or without a caller),
 //   lookup_requested_at and lookup_answered_at (found or not-found; a failure is no answer).
 // Triggers write them, so every writer of a text or a lookup (the SMS worker, the status
@@ -14,6 +15,8 @@ import { sql, type Kysely } from 'kysely';
 // recount from the rows rather than add one, so a row written twice or a status repeated counts
 // once; each first locks the row it updates, so two texts of one caller committed at once are
 // both counted. The purge deletes rows and fires nothing: the counts stay.
+// Deploying: the index rebuilds and the backfill run in one transaction that holds
+// tracking_sessions and session_callers; on years of history, run it in a maintenance window.
 // A texted-back position also sets session_callers.shared_at now (sms/text-location.ts), as the
 // caller's page does for its first position, so "shared" no longer needs the fixes either.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -30,6 +33,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create function record_text_counts() returns trigger language plpgsql as $$
     begin
       if new.direction <> 'outbound' then return null; end if;
+      -- The session first, then the caller: the order in which the API takes them when it
+      -- writes a text (location/repo.ts locks the session's lifecycle first). The other order
+      -- would deadlock a resent link against the worker marking the first one sent.
+      if new.session_id is not null then
+        perform 1 from tracking_sessions where id = new.session_id for update;
+      end if;
       if new.caller_id is not null then
         perform 1 from session_callers where id = new.caller_id for update;
         update session_callers c set
@@ -38,14 +47,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           text_delivered_at = coalesce(c.text_delivered_at, case when x.delivered then now() end)
         from (
           select count(*) filter (where sent_at is not null)::int as sent,
-                 min(created_at) filter (where sent_at is not null) as first_at,
+                 min(created_at) as first_at,
                  coalesce(bool_or(status = 'delivered'), false) as delivered
           from sms_messages where caller_id = new.caller_id and direction = 'outbound'
         ) x
         where c.id = new.caller_id;
       end if;
       if new.session_id is not null then
-        perform 1 from tracking_sessions where id = new.session_id for update;
         update tracking_sessions set texts_sent = (
           select count(*)::int from sms_messages
           where session_id = new.session_id and direction = 'outbound' and sent_at is not null
@@ -109,7 +117,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     from (
       select caller_id,
              count(*) filter (where sent_at is not null)::int as sent,
-             min(created_at) filter (where sent_at is not null) as first_at,
+             min(created_at) as first_at,
              coalesce(bool_or(status = 'delivered'), false) as delivered
       from sms_messages where direction = 'outbound' and caller_id is not null
       group by caller_id

@@ -70,8 +70,12 @@ export async function locateFromText(
     dateTimeCaptured: new Date(capturedAt).toISOString(),
   };
   const seq = await publishTextedFix(deps.realtime, target, location, timed);
-  // The link funnel's "shared" (issue 13), as the page's first position sets it.
-  if (seq !== 0) await markCaller(deps.db, target, 'shared_at', new Date(context.now));
+  // The link funnel's "shared" (issue 13), as the page's first position sets it. Logged, never
+  // fatal: the fix is out, and the text must still reach the dispatcher's log.
+  if (seq !== 0)
+    await markCaller(deps.db, target, 'shared_at', new Date(context.now)).catch((error: unknown) =>
+      deps.log.warn({ err: error }, 'recording a caller metric failed'),
+    );
   return { outcome: seq === 0 ? 'duplicate' : 'mapped' };
 }
 
