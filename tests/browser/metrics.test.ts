@@ -566,6 +566,8 @@ describe('TEAM | USER METRICS', { timeout: 240_000 }, () => {
     // Printed: no sidebar, buttons or range picker; the cards and their charts stay.
     await page.getByRole('button', { name: 'Last 7 days' }).click();
     await perDay.getByRole('columnheader', { name: 'Located' }).waitFor();
+    // Each card loads on its own: the accuracy chart must be drawn before print is judged.
+    await card(page, 'Accuracy').getByTestId('chart').locator(bar).first().waitFor();
     await page.emulateMedia({ media: 'print' });
     expect(await sidebar(page).isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Last 7 days' }).isVisible()).toBe(false);
