@@ -3,6 +3,7 @@
 //   --only a,b         only these pipelines: locus, reference, peer
 //   --only caller-page the caller page in a throttled Chromium (see caller-page/main.ts)
 //   --only metrics     the metrics calls over a million sessions (see metrics/main.ts)
+//   --only overwatch   the Overwatch screen's frame times under 200 phones (see overwatch/main.ts)
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import type { WireName } from './generator/messages';
 import { isCallerPageRun, runCallerPage } from './caller-page/main';
 import { isMetricsRun, runMetricsBench } from './metrics/main';
+import { isOverwatchRun, runOverwatchBench } from './overwatch/main';
 import { runsDir } from './paths';
 import { pipelines } from './pipelines';
 import { planFor } from './plan';
@@ -23,6 +25,9 @@ if (isCallerPageRun(process.argv.slice(2)))
   process.exit(await runCallerPage(process.argv.slice(2)));
 // `--only metrics`: the metrics calls over a database of their own (bench/src/metrics/).
 if (isMetricsRun(process.argv.slice(2))) process.exit(await runMetricsBench(process.argv.slice(2)));
+// `--only overwatch`: the Overwatch screen under 200 phones in a real Chromium (bench/src/overwatch/).
+if (isOverwatchRun(process.argv.slice(2)))
+  process.exit(await runOverwatchBench(process.argv.slice(2)));
 
 const { values } = parseArgs({
   options: {

@@ -213,8 +213,16 @@ export const PublicConfig = z.object({
   /** Third-party widgets; each loads only when its URL is set. */
   chatAssistantScriptUrl: z.string().url().nullable(),
   supportWidgetScriptUrl: z.string().url().nullable(),
-  /** The dispatcher map's tiles: a Leaflet URL template and its attribution (HTML). */
-  map: z.object({ tileUrl: z.string().min(1), attribution: z.string() }),
+  /**
+   * The dispatcher map's tiles: a Leaflet URL template and its attribution (HTML), and a PMTiles
+   * archive of vector tiles (a URL or a path on this server) that takes precedence when set.
+   * Either way the web app falls back to outlines it ships when the tiles cannot be loaded.
+   */
+  map: z.object({
+    tileUrl: z.string().min(1),
+    attribution: z.string(),
+    pmtilesUrl: z.string().min(1).nullable(),
+  }),
   links: z.object({
     faq: z.string().url(),
     helpCentre: z.string().url(),

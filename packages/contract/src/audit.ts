@@ -64,6 +64,13 @@ export const auditActions = [
   'case-transfer.denied',
   'case-transfer.cancelled',
   'case-transfer.expired',
+  // Issue 14: a watch started on a group (or on typed numbers).
+  'overwatch.started',
+  // Issue 14: Overwatch groups created, changed, archived and restored.
+  'overwatch-group.created',
+  'overwatch-group.updated',
+  'overwatch-group.archived',
+  'overwatch-group.restored',
 ] as const;
 export const AuditAction = z.enum(auditActions);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -28,3 +28,7 @@ export * from './chat';
 export * from './chat-transcript';
 export * from './route-security';
 export * from './metrics';
+export * from './training';
+export * from './geofence';
+export * from './overwatch';
+export * from './overwatch-watch';

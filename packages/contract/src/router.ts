@@ -24,6 +24,8 @@ import { broadcastsContract } from './broadcasts';
 import { caseTransferContract } from './case-transfer';
 import { chatContract } from './chat';
 import { metricsContract } from './metrics';
+import { trainingContract } from './training';
+import { overwatchContract } from './overwatch';
 import { ErrorBody } from './errors';
 import { publicRoute } from './route-security';
 
@@ -131,6 +133,8 @@ export const contract = c.router(
     platformJobs: platformJobsContract,
     broadcasts: broadcastsContract,
     metrics: metricsContract,
+    training: trainingContract,
+    overwatch: overwatchContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -116,6 +116,11 @@ export const ActiveSession = z.object({
   startedAt: z.string().datetime(),
   /** Every phone of the session, first the one the dispatcher typed. */
   callers: z.array(SessionCaller),
+  /**
+   * True for a practice session (issue 14): the caller is simulated and nothing is texted, so
+   * the console marks it as practice again after the reload. Absent for a real session.
+   */
+  practice: z.boolean().optional(),
 });
 export type ActiveSession = z.infer<typeof ActiveSession>;
 
@@ -159,8 +164,20 @@ export const trackingContract = c.router(
       description:
         'Answers the session (`uuid`), the dispatcher socket token and the caller id. 403 `verify-email` when the ' +
         "user's address is not confirmed, 403 `unauthorized-domain` when its domain is not cleared." +
-        whoMayLocate,
-      body: z.object({ phoneNumber: PhoneNumber }).strict(),
+        whoMayLocate +
+        ' With `practice: true` (practice mode) the session is a rehearsal: it belongs to no team and ' +
+        'is never counted in metrics, the automatic lookup answers 422 `lookup-no-location` without ' +
+        'asking the provider, and `request-text-message-location` texts nobody: a simulated caller ' +
+        'joins instead and plays a script (refuses then allows sharing, walks a route, goes stale, ' +
+        'stops sharing, answers the chat in Spanish). The texts to more numbers and "ask for ' +
+        'location by text" are refused (409 `conflict`).',
+      body: z
+        .object({
+          phoneNumber: PhoneNumber,
+          /** Practice mode (issue 14): a simulated caller, no text sent, nothing counted. */
+          practice: z.boolean().optional(),
+        })
+        .strict(),
       responses: { 200: ConnectionRequest, ...errors },
     },
     requestLocation: {

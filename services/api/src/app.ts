@@ -22,6 +22,9 @@ import { passkeyRoutes } from './modules/passkeys/routes';
 import { callListRoutes } from './modules/call-lists/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { metricsRoutes } from './modules/metrics/routes';
+import { overwatchGroupRoutes } from './modules/overwatch/groups-routes';
+import { readTrainingCatalogue } from './modules/training/catalogue';
+import { trainingRoutes } from './modules/training/routes';
 import { verificationRoutes } from './modules/verification/routes';
 import { usersAdminRoutes } from './modules/users-admin/routes';
 import { teamMemberRoutes } from './modules/team-members/routes';
@@ -33,6 +36,7 @@ import { registerPlatformStatus } from './modules/platform-status';
 import { platformJobRoutes } from './modules/platform-jobs/routes';
 import { psapRoutes } from './modules/psap/routes';
 import { publicConfigRoutes } from './modules/public-config/routes';
+import { mapDataRoutes } from './modules/map-data/routes';
 import { userRoutes } from './modules/users/routes';
 import { uscgRoutes } from './modules/uscg/routes';
 import { BatchWriter } from './modules/realtime/batch-writer';
@@ -49,6 +53,7 @@ import type { AppDeps } from './platform/deps';
 import { loggerOptions } from './platform/logger';
 import { createMetrics, type Metrics } from './platform/metrics';
 import { createQueues, type Queues } from './platform/queues';
+import { overwatchWatchRoutes } from './modules/overwatch/watch-routes';
 import { locationRoutes } from './modules/location/routes';
 import { chatRoutes } from './modules/chat/routes';
 import { ChatService } from './modules/chat/service';
@@ -69,6 +74,8 @@ const { version } = JSON.parse(
  * callers sent is published and persisted, then connections to Postgres and Redis close.
  */
 export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
+  // parseConfig has checked it; read before anything connects, so a file broken since fails fast.
+  const trainingCatalogue = readTrainingCatalogue(config);
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL),
     bodyLimit: 1024 * 1024,
@@ -170,7 +177,11 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   noStoreForSignedInAnswers(app);
   await app.register(cookie);
   await app.register(helmet, {
-    contentSecurityPolicy: { directives: contentSecurityDirectives(config) },
+    contentSecurityPolicy: {
+      directives: contentSecurityDirectives(config, {
+        mediaOrigins: trainingCatalogue.mediaOrigins,
+      }),
+    },
   });
   await registerDocs(app, { version, publicUrl: publicUrl(config) });
   healthRoutes(app, {
@@ -205,7 +216,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   uscgRoutes(app, deps);
   demoRequestRoutes(app, deps);
   publicConfigRoutes(app, config);
+  await mapDataRoutes(app, config);
   locationRoutes(app, { ...deps, realtime, hub });
+  overwatchWatchRoutes(app, { ...deps, realtime, hub });
   chatRoutes(app, chat);
   caseTransferRoutes(app, { ...deps, realtime, consoleUsers });
   // Offers whose time is up expire within a second, on whichever instance sees them first.
@@ -214,6 +227,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   verificationRoutes(app, deps);
   auditRoutes(app, deps);
   metricsRoutes(app, deps);
+  overwatchGroupRoutes(app, deps);
+  await trainingRoutes(app, { ...deps, catalogue: trainingCatalogue });
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);

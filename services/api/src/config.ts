@@ -2,6 +2,8 @@ import { StatusThresholds, statusThresholdDefaults } from '@locus/contract';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { networkList } from './http/networks';
+import { isFile, pmtilesLocation } from './modules/map-data/location';
+import { trainingCatalogueProblems } from './modules/training/catalogue';
 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalUrl = z
@@ -199,6 +201,21 @@ export const ApiConfig = z.object({
   SOCIAL_LINKS: SocialLinks.default(defaultSocialLinks),
   TRAINING_VIDEOS_URL: optionalUrl,
 
+  // --- Training videos (issue 14)
+  /**
+   * The deployment's training videos: a JSON array of `{ id, title, description, url,
+   * captionsUrl?, durationSeconds? }`, checked at boot. The default lists Locus's own short clips.
+   */
+  TRAINING_VIDEOS_FILE: z
+    .string()
+    .min(1)
+    .default(fileURLToPath(new URL('../training/videos.json', import.meta.url))),
+  /** Served at `/training-media/` (with Range requests, so players can seek): self-hosted videos and captions. */
+  TRAINING_MEDIA_DIR: z
+    .string()
+    .min(1)
+    .default(fileURLToPath(new URL('../training/media', import.meta.url))),
+
   // --- Tracking
   /** `outbox` keeps text messages in the database (see the dev outbox); `twilio` sends them. */
   SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
@@ -221,6 +238,11 @@ export const ApiConfig = z.object({
   LOOKUP_WAIT_MS: int(8_000),
   /** How long a text-message request waits for the provider's answer before answering "queued". */
   SMS_WAIT_MS: int(10_000),
+  /**
+   * Practice mode (issue 14): the time between two steps of a scripted caller (a fix of the walk,
+   * a change of mind), in ms. The whole script takes 18 steps; tests run it faster.
+   */
+  PRACTICE_PACE_MS: int(2_000),
   /**
    * Texts one user may send per SMS_RATE_LIMIT_WINDOW_SECONDS (each number of a many-number
    * request counts). Two full 50-number call-list deployments plus re-texts fit; a stolen
@@ -263,6 +285,15 @@ export const ApiConfig = z.object({
     .default(
       '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
     ),
+  /**
+   * Vector tiles from one PMTiles archive (a Protomaps basemap build), ahead of MAP_TILE_URL: an
+   * http(s) URL the browser reads directly, or a file on this server, served at
+   * `/map-data/basemap.pmtiles`. Unset or empty: raster tiles from MAP_TILE_URL.
+   */
+  MAP_PMTILES_URL: z
+    .string()
+    .optional()
+    .transform((value) => value || undefined),
 });
 export type ApiConfig = z.infer<typeof ApiConfig>;
 
@@ -310,6 +341,18 @@ function crossChecks(config: ApiConfig): string[] {
     problems.push('  LIBRETRANSLATE_URL: required with TRANSLATION_PROVIDER=libretranslate');
   if (config.TRANSLATION_PROVIDER === 'deepl' && !config.DEEPL_API_KEY)
     problems.push('  DEEPL_API_KEY: required with TRANSLATION_PROVIDER=deepl');
+  // A broken training list is found at boot, not by the first dispatcher who opens /training.
+  for (const problem of trainingCatalogueProblems(
+    config.TRAINING_VIDEOS_FILE,
+    config.TRAINING_MEDIA_DIR,
+  ).problems)
+    problems.push(`  TRAINING_VIDEOS_FILE: ${problem}`);
+  // A missing archive would leave every dispatcher on the offline map without a word at boot.
+  const pmtiles = pmtilesLocation(config.MAP_PMTILES_URL);
+  if (pmtiles?.kind === 'file' && !isFile(pmtiles.file))
+    problems.push(`  MAP_PMTILES_URL: no such file: ${pmtiles.file}`);
+  if (pmtiles?.kind === 'url' && !URL.canParse(pmtiles.url))
+    problems.push('  MAP_PMTILES_URL: not a valid URL');
   // Credentials in a URL end up in logs and error messages; the API keys have their own settings.
   for (const name of ['LIBRETRANSLATE_URL', 'DEEPL_API_URL'] as const) {
     const value = config[name];

@@ -1,4 +1,4 @@
-import { meets, meetsAll, permissionsOf } from './permissions';
+import { meets, meetsAll, permissionsOf, type Permissions } from './permissions';
 import type { RouteMeta } from './route-meta';
 import { isSessionValid, type Session } from './session';
 
@@ -40,8 +40,19 @@ export interface GuardInput {
 export const platformOwnerOnlyNotice =
   "That page is for the platform owner's staff only (the company that runs Locus).";
 
-function refusalNotice(meta: RouteMeta): { notice?: string } {
-  return meta.requires?.includes('platform-owner') ? { notice: platformOwnerOnlyNotice } : {};
+/** Overwatch (its admin screens and the screen itself) is a premiere-level feature (issue 14). */
+export const premiereOnlyNotice =
+  'Overwatch needs your team to have the premiere level. Ask your agency administrator or Locus sales.';
+
+/**
+ * Why a route refused someone. The premiere notice only when the level is what is missing: a
+ * dispatcher of a premiere team is refused an admin route for their role, not their level.
+ */
+function refusalNotice(meta: RouteMeta, permissions: Permissions): { notice?: string } {
+  if (meta.requires?.includes('platform-owner')) return { notice: platformOwnerOnlyNotice };
+  if (meta.requires?.includes('premiere') && permissions.admin && !permissions.premiere)
+    return { notice: premiereOnlyNotice };
+  return {};
 }
 
 function isAuthRoute(pathname: string): boolean {
@@ -79,13 +90,13 @@ export function decide({
 
   const permissions = permissionsOf(user, teams);
   if (meta.access === 'admin' && !meets(permissions, 'admin')) {
-    return { action: 'redirect', to: paths.dashboard, ...refusalNotice(meta) };
+    return { action: 'redirect', to: paths.dashboard, ...refusalNotice(meta, permissions) };
   }
   if (meta.requires && !meetsAll(permissions, meta.requires)) {
     return {
       action: 'redirect',
       to: pathname.startsWith(`${paths.admin}/`) ? paths.admin : paths.dashboard,
-      ...refusalNotice(meta),
+      ...refusalNotice(meta, permissions),
     };
   }
   return { action: 'allow' };

@@ -96,10 +96,25 @@ const MetricsPage = lazyPage(metricsPages, (module) => module.MetricsPage);
 const TeamMetricsPage = lazyPage(metricsPages, (module) => module.TeamMetricsPage);
 const PlatformMetricsPage = lazyPage(metricsPages, (module) => module.PlatformMetricsPage);
 
-const comingSoon = () => import('../coming-soon/screens');
-const AdminOverwatchComingSoon = lazyPage(comingSoon, (module) => module.AdminOverwatchComingSoon);
-const OverwatchComingSoon = lazyPage(comingSoon, (module) => module.OverwatchComingSoon);
-const TrainingComingSoon = lazyPage(comingSoon, (module) => module.TrainingComingSoon);
+const OverwatchGroupsPage = lazyPage(
+  () => import('../admin/overwatch/OverwatchGroupsPage'),
+  (module) => module.OverwatchGroupsPage,
+);
+// Its own chunk: the list does not download the form's map (Leaflet).
+const OverwatchGroupEditPage = lazyPage(
+  () => import('../admin/overwatch/OverwatchGroupEditPage'),
+  (module) => module.OverwatchGroupEditPage,
+);
+
+const OverwatchPage = lazyPage(
+  () => import('../overwatch/OverwatchPage'),
+  (module) => module.OverwatchPage,
+);
+
+const TrainingPage = lazyPage(
+  () => import('../training/TrainingPage'),
+  (module) => module.TrainingPage,
+);
 
 const NotFoundPage = lazyPage(
   () => import('./NotFoundPage'),
@@ -244,7 +259,7 @@ export const appRoutes: AppRoute[] = [
   {
     path: '/admin/overwatch',
     meta: { name: 'admin-overwatch', title: 'Admin: Overwatch', ...admin, requires: ['premiere'] },
-    element: <AdminOverwatchComingSoon />,
+    element: <OverwatchGroupsPage />,
   },
   {
     path: '/admin/overwatch/:id/edit',
@@ -254,7 +269,7 @@ export const appRoutes: AppRoute[] = [
       ...admin,
       requires: ['premiere'],
     },
-    element: <AdminOverwatchComingSoon />,
+    element: <OverwatchGroupEditPage />,
   },
   {
     path: '/admin/admin-api',
@@ -317,7 +332,7 @@ export const appRoutes: AppRoute[] = [
       chatbotHidden: true,
       requires: ['premiere'],
     },
-    element: <OverwatchComingSoon />,
+    element: <OverwatchPage />,
   },
   {
     path: '/uscg/approval',
@@ -327,7 +342,7 @@ export const appRoutes: AppRoute[] = [
   {
     path: '/training',
     meta: { name: 'training', title: 'Training', access: 'login', layout: 'training' },
-    element: <TrainingComingSoon />,
+    element: <TrainingPage />,
   },
   {
     path: '*',

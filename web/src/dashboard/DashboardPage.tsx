@@ -30,6 +30,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { useSearchParams } from 'react-router';
 import { MapHeaderControls } from '../app/layouts/map-header-slot';
 import { useSession } from '../app/session';
 import { consoleBackground, panelBorder } from '../theme';
@@ -44,6 +45,7 @@ import { LATEST_FIX_ID, LatestFixPanel } from './LatestFixPanel';
 import { PhonePanel } from './PhoneStatus';
 import { LiveAnnouncer, useDashboardAnnouncer } from './LiveAnnouncer';
 import { LogPanel } from './LogPanel';
+import { PracticeBanner } from './PracticeBanner';
 import { LocatingUnavailable, locatingBlock } from './LocatingUnavailable';
 import { ClearedDomainModal } from './modals/ClearedDomainModal';
 import { EmailVerificationModal } from './modals/EmailVerificationModal';
@@ -252,7 +254,12 @@ export function DashboardPage() {
   const tiles = usePublicConfig().data?.map;
   const wide = useMediaQuery(WIDE_SCREEN_QUERY, true, { getInitialValueInEffect: false });
   const banner = useSmsBanner();
-  const { actor, socketStatus, socket } = useTracking({ onSmsReceived: banner.show });
+  // Practice mode (issue 14): /dashboard?practice=1, from the training page.
+  const practiceMode = useSearchParams()[0].get('practice') === '1';
+  const { actor, socketStatus, socket, practiceSessionId } = useTracking({
+    onSmsReceived: banner.show,
+    practice: practiceMode,
+  });
 
   const tracking = useSelector(actor, selectIsTracking);
   // A dispatcher following a live caller is working even without touching anything.
@@ -294,6 +301,9 @@ export function DashboardPage() {
     (snapshot) => snapshot.context.connectionRequestUuid,
   );
   const streamStarted = connectionRequestUuid !== null;
+  const practiceSession = streamStarted && practiceSessionId === connectionRequestUuid;
+  // Marked while in practice mode and whenever a practice session shows (a rejoined one too).
+  const showsPractice = practiceSession || (practiceMode && !streamStarted);
   const multi = useSelector(actor, selectIsMulti);
   const adding = useSelector(actor, selectIsAddingNumbers);
   const callerNumbers = useSelector(actor, selectCallerNumbers);
@@ -406,7 +416,9 @@ export function DashboardPage() {
             heading={heading}
             ending={busy && !sendingSms}
             onEnd={() => actor.send({ type: 'END_TRACKING' })}
-            onAddNumbers={streamStarted ? () => setMultiModal('add') : undefined}
+            onAddNumbers={
+              streamStarted && !practiceSession ? () => setMultiModal('add') : undefined
+            }
             adding={adding}
           />
         ) : blocked ? null : (
@@ -435,6 +447,7 @@ export function DashboardPage() {
           showCaller={shownCaller}
         />
         {banner.visible && <SmsReceivedBanner />}
+        {showsPractice && <PracticeBanner idle={!tracking} />}
         {blocked && !tracking && <LocatingUnavailable reason={blocked} />}
       </Box>
       <LiveAnnouncer text={announcer.text} />
@@ -443,19 +456,28 @@ export function DashboardPage() {
         {multi && <NumbersPanel rows={numberRows} onShow={showCallerOnMap} />}
         <LatestFixPanel location={latest ?? null} />
         {tracking && transferredTo !== null && <TransferredNotice transferredTo={transferredTo} />}
-        {tracking && transferredTo === null && connectionRequestUuid && phoneNumber && (
-          <TransferCase
-            sessionUuid={connectionRequestUuid}
-            phoneNumber={phoneNumber}
-            announce={announce}
-          />
-        )}
-        {!multi && tracking && transferredTo === null && connectionRequestUuid && phoneNumber && (
-          <AskLocationByTextButton
-            connectionRequestUuid={connectionRequestUuid}
-            phoneNumber={phoneNumber}
-          />
-        )}
+        {!practiceSession &&
+          tracking &&
+          transferredTo === null &&
+          connectionRequestUuid &&
+          phoneNumber && (
+            <TransferCase
+              sessionUuid={connectionRequestUuid}
+              phoneNumber={phoneNumber}
+              announce={announce}
+            />
+          )}
+        {!practiceSession &&
+          !multi &&
+          tracking &&
+          transferredTo === null &&
+          connectionRequestUuid &&
+          phoneNumber && (
+            <AskLocationByTextButton
+              connectionRequestUuid={connectionRequestUuid}
+              phoneNumber={phoneNumber}
+            />
+          )}
         {!multi && singleDevice && <PhonePanel device={singleDevice} />}
         {transferredTo === null && <ChatOpenButton chat={chat} />}
         {transferredTo === null && (

@@ -4,7 +4,8 @@ import { Badge, Box, Button, VisuallyHidden } from '@mantine/core';
 import { IconFocusCentered } from '@tabler/icons-react';
 import L, { type LatLngBounds, type LatLngExpression } from 'leaflet';
 import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
-import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { MapContainer, useMap, useMapEvents } from 'react-leaflet';
+import { BaseMap } from '../map/BaseMap';
 import { CallerMarker, CallerTrail } from './CallerMarker';
 import { callerColours, callerOrder } from './caller-colours';
 import { formatFixCount, isStale } from './format';
@@ -222,7 +223,7 @@ export function TrackingMap({
         preferCanvas
         style={{ position: 'absolute', inset: 0 }}
       >
-        {tiles && <TileLayer url={tiles.tileUrl} attribution={tiles.attribution} />}
+        <BaseMap tiles={tiles} />
         {entries.map(([callerId, caller]) => {
           const latest = caller.locations[caller.locations.length - 1]!;
           const stale = isStale(latest, now);

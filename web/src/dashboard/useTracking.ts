@@ -9,7 +9,7 @@ import type {
 import { selectStatusText as selectSocketStatusText, trackingMachine } from '@locus/machines';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { ApiError, api, expect } from '../app/api';
 import { currentUserQueryKey, reloadCurrentUser } from '../app/auth';
@@ -162,13 +162,28 @@ async function transferredAway(uuid: string, phone: string): Promise<CaseTransfe
  * the rejoin of an active session after a reload. Everything the page shows is read from the
  * returned actor with the machine's selectors.
  */
-export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
+export function useTracking({
+  onSmsReceived,
+  practice = false,
+}: {
+  onSmsReceived: () => void;
+  /** Practice mode (issue 14): the sessions this starts have a simulated caller. */
+  practice?: boolean;
+}) {
   const [socket] = useState(() => new DispatcherSocket());
+  // Practice mode: which session is a practice one (started so here, or said so by the rejoin).
+  const practiceRef = useRef(practice);
+  practiceRef.current = practice;
+  const [practiceSessionId, setPracticeSessionId] = useState<string | null>(null);
+  const openStream = useCallback(async (phoneNumber: string) => {
+    const asPractice = practiceRef.current;
+    const body = asPractice ? { phoneNumber, practice: true } : { phoneNumber };
+    const request = expect(await api.tracking.startStream({ body }), 200);
+    if (asPractice) setPracticeSessionId(request.uuid);
+    return request;
+  }, []);
 
-  const startStream = useMutation({
-    mutationFn: async (phoneNumber: string) =>
-      expect(await api.tracking.startStream({ body: { phoneNumber } }), 200),
-  });
+  const startStream = useMutation({ mutationFn: openStream });
   const lookup = useMutation({
     mutationFn: async (connectionRequestUuid: string) =>
       expect(
@@ -209,7 +224,7 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
         phoneNumber = numbers[0]?.phoneNumber;
       }
       if (!phoneNumber) throw { code: 'validation-failed', message: 'No number to locate' };
-      const request = expect(await api.tracking.startStream({ body: { phoneNumber } }), 200);
+      const request = await openStream(phoneNumber);
       return {
         connectionRequestUuid: request.uuid,
         token: request.token,
@@ -383,6 +398,7 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
     resumed.current = true;
     // The dispatcher started locating someone else meanwhile: that wins.
     if (!actor.getSnapshot().hasTag('entry-controls')) return;
+    if (session.practice) setPracticeSessionId(session.uuid);
     actor.send({
       type: 'RESUME',
       phoneNumber: session.phoneNumber,
@@ -433,7 +449,7 @@ export function useTracking({ onSmsReceived }: { onSmsReceived: () => void }) {
     };
   }, [actor]);
 
-  return { actor, socketStatus, socket };
+  return { actor, socketStatus, socket, practiceSessionId };
 }
 
 export type TrackingActor = ReturnType<typeof useTracking>['actor'];

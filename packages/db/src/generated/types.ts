@@ -209,6 +209,36 @@ export interface OneTimeCodes {
   user_id: string;
 }
 
+export interface OverwatchGeofences {
+  group_id: string;
+  id: Generated<string>;
+  name: string;
+  polygon: Json;
+  position: number;
+}
+
+export interface OverwatchGroupMembers {
+  group_id: string;
+  label: string | null;
+  phone_number: string;
+  position: number;
+}
+
+export interface OverwatchGroups {
+  archived_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  id: Generated<string>;
+  language: Generated<string>;
+  max_speed_mps: Generated<number>;
+  movement: Generated<string>;
+  name: string;
+  speed_mps: Generated<number>;
+  stale_after_seconds: Generated<number>;
+  team_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Psaps {
   city: string | null;
   county: string | null;
@@ -330,16 +360,25 @@ export interface TrackingSessions {
   first_fix_source: string | null;
   first_fix_uncertainty_m: number | null;
   id: Generated<string>;
+  kind: Generated<string>;
   last_active_at: Generated<Timestamp>;
   lifecycle: Generated<string>;
   lifecycle_snapshot: Json | null;
   location_type: string | null;
   lookup_answered_at: Timestamp | null;
   lookup_requested_at: Timestamp | null;
+  overwatch_group_id: string | null;
+  practice: Generated<boolean>;
   request_error: string | null;
   status: Generated<string>;
   team_id: string | null;
   texts_sent: Generated<number>;
+}
+
+export interface TrainingVideoViews {
+  user_id: string;
+  video_id: string;
+  watched_at: Generated<Timestamp>;
 }
 
 export interface Users {
@@ -404,6 +443,9 @@ export interface DB {
   location_lookups: LocationLookups;
   mfa_recovery_codes: MfaRecoveryCodes;
   one_time_codes: OneTimeCodes;
+  overwatch_geofences: OverwatchGeofences;
+  overwatch_group_members: OverwatchGroupMembers;
+  overwatch_groups: OverwatchGroups;
   psaps: Psaps;
   session_callers: SessionCallers;
   session_events: SessionEvents;
@@ -415,6 +457,7 @@ export interface DB {
   team_psaps: TeamPsaps;
   teams: Teams;
   tracking_sessions: TrackingSessions;
+  training_video_views: TrainingVideoViews;
   user_totp: UserTotp;
   users: Users;
   webauthn_credentials: WebauthnCredentials;

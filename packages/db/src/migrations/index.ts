@@ -27,6 +27,9 @@ import * as metricsLogins from './2026-11-28T17-03_metrics-logins';
 import * as teamTimeZone from './2026-11-28T17-04_team-time-zone';
 import * as metricsOwn from './2026-11-28T17-05_metrics-own';
 import * as metricsCounters from './2026-11-28T20-00_metrics-counters';
+import * as overwatchGroups from './2026-11-29T09-00_overwatch-groups';
+import * as trainingVideos from './2026-11-29T10-00_training-videos';
+import * as practiceSessions from './2026-11-29T11-00_practice-sessions';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -61,4 +64,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T17-04_team-time-zone': teamTimeZone,
   '2026-11-28T17-05_metrics-own': metricsOwn,
   '2026-11-28T20-00_metrics-counters': metricsCounters,
+  '2026-11-29T09-00_overwatch-groups': overwatchGroups,
+  '2026-11-29T10-00_training-videos': trainingVideos,
+  '2026-11-29T11-00_practice-sessions': practiceSessions,
 };

@@ -128,6 +128,51 @@ export const demoCallLists: ReadonlyArray<{
 ];
 
 /**
+ * Demo County 911's Overwatch group (issue 14): call-list numbers and a typed one, and a
+ * geofence around the low ground by the river near the team's callers (see demo-history.ts).
+ * Polygons are GeoJSON, [longitude, latitude].
+ */
+export const demoOverwatchGroups: ReadonlyArray<{
+  team: DemoTeamName;
+  name: string;
+  language: 'en' | 'es' | 'fr' | 'zh';
+  members: ReadonlyArray<{ phoneNumber: string; label: string }>;
+  geofences: ReadonlyArray<{
+    name: string;
+    polygon: { type: 'Polygon'; coordinates: [number, number][][] };
+  }>;
+}> = [
+  {
+    team: 'Demo County 911',
+    name: 'Flood zone volunteers',
+    language: 'en',
+    members: [
+      { phoneNumber: '+12025550170', label: 'SAR team lead' },
+      { phoneNumber: '+12025550171', label: 'SAR volunteer 1' },
+      { phoneNumber: '+12025550175', label: 'Patrol boat 1' },
+      { phoneNumber: '+12025550180', label: 'Shelter coordinator' },
+    ],
+    geofences: [
+      {
+        name: 'River flood zone',
+        polygon: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [-88.1, 41.51],
+              [-88.06, 41.51],
+              [-88.055, 41.54],
+              [-88.095, 41.545],
+              [-88.1, 41.51],
+            ],
+          ],
+        },
+      },
+    ],
+  },
+];
+
+/**
  * Further fictional people, so that the admin area's tables, paging, "new users" and the
  * verification queue have something to show. They sign in with DEMO_PASSWORD too. `daysAgo` is
  * when they registered (spread over the last three months); `team: null` are people waiting

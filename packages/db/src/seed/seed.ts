@@ -8,6 +8,7 @@ import {
   demoClearedDomains,
   demoExtraUsers,
   demoNewDispatchers,
+  demoOverwatchGroups,
   demoTeams,
   demoUsers,
 } from './demo-data';
@@ -23,6 +24,7 @@ export interface SeedReport {
   teamsCreated: number;
   usersCreated: number;
   callListsCreated: number;
+  overwatchGroupsCreated: number;
   /** Tracking sessions of generated history added (`history: true`), else 0. */
   historySessions: number;
 }
@@ -128,12 +130,14 @@ export async function seedDemo(
       .onConflict((oc) => oc.column('domain').doNothing())
       .execute();
     const callListsCreated = await seedCallLists(trx, teamIds);
+    const overwatchGroupsCreated = await seedOverwatchGroups(trx, teamIds);
     const history = options.history ? await seedDemoHistory(trx) : null;
     return {
       agencies,
       teamsCreated: teams.length,
       usersCreated: missing.length + missingExtras.length,
       callListsCreated,
+      overwatchGroupsCreated,
       historySessions: history?.tracking_sessions ?? 0,
     };
   });
@@ -210,6 +214,55 @@ async function seedCallLists(db: Database, teamIds: Map<string, string>): Promis
         })),
       )
       .onConflict((oc) => oc.columns(['call_list_id', 'phone_number']).doNothing())
+      .execute();
+  }
+  return created;
+}
+
+/**
+ * The demo Overwatch groups. A group that exists (its team's, by name ignoring case, archived or
+ * not) is left as it is: someone may have edited it since. Group names are not unique, so the
+ * check holds a transaction lock that keeps two seeds from both adding it.
+ */
+async function seedOverwatchGroups(db: Database, teamIds: Map<string, string>): Promise<number> {
+  await sql`select pg_advisory_xact_lock(hashtext('locus-seed-overwatch-groups'))`.execute(db);
+  let created = 0;
+  for (const group of demoOverwatchGroups) {
+    const teamId = teamIds.get(group.team)!;
+    const existing = await db
+      .selectFrom('overwatch_groups')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where(sql`lower(name)`, '=', group.name.toLowerCase())
+      .executeTakeFirst();
+    if (existing) continue;
+    const { id } = await db
+      .insertInto('overwatch_groups')
+      .values({ team_id: teamId, name: group.name, language: group.language })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    created += 1;
+    await db
+      .insertInto('overwatch_group_members')
+      .values(
+        group.members.map((member, position) => ({
+          group_id: id,
+          phone_number: member.phoneNumber,
+          label: member.label,
+          position,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('overwatch_geofences')
+      .values(
+        group.geofences.map((geofence, position) => ({
+          group_id: id,
+          name: geofence.name,
+          polygon: JSON.stringify(geofence.polygon),
+          position,
+        })),
+      )
       .execute();
   }
   return created;

@@ -29,4 +29,7 @@ export const tagDescriptions: Record<keyof typeof contract, string> = {
   broadcasts: 'Platform admins: maintenance broadcasts shown on every console.',
   metrics:
     "TEAM | USER METRICS and PLATFORM METRICS: counts, time to locate, the link funnel, accuracy and sign-ins, cut in the team's time zone.",
+  overwatch:
+    'Overwatch (premiere level): groups of numbers watched together on one live map, with geofences, and starting a watch.',
+  training: "Training videos: the deployment's list and each user's watched state.",
 };

@@ -59,7 +59,13 @@ export interface AuditEntry {
     | 'case-transfer.accepted'
     | 'case-transfer.denied'
     | 'case-transfer.cancelled'
-    | 'case-transfer.expired';
+    | 'case-transfer.expired'
+    // Issue 14: Overwatch.
+    | 'overwatch.started'
+    | 'overwatch-group.created'
+    | 'overwatch-group.updated'
+    | 'overwatch-group.archived'
+    | 'overwatch-group.restored';
   /** What it was done to: a user id, or an address for a lockout. */
   subject: string;
   detail?: Record<string, string | number | boolean | null | string[]>;

@@ -95,6 +95,8 @@ export interface SessionRow {
   status: string;
   locationType: 'TEXT_MESSAGE' | 'RAPID_SOS' | null;
   createdAt: Date;
+  /** Practice mode (issue 14): a simulated caller, nobody texted. */
+  practice?: boolean;
 }
 
 /**
@@ -109,7 +111,15 @@ export async function findVisibleSession(
 ): Promise<SessionRow | undefined> {
   const row = await db
     .selectFrom('tracking_sessions as s')
-    .select(['s.id', 's.team_id', 's.created_by', 's.status', 's.location_type', 's.created_at'])
+    .select([
+      's.id',
+      's.team_id',
+      's.created_by',
+      's.status',
+      's.location_type',
+      's.created_at',
+      's.practice',
+    ])
     .where('s.id', '=', sessionId)
     .where((eb) =>
       eb.or([
@@ -134,6 +144,7 @@ export async function findVisibleSession(
         status: row.status,
         locationType: row.location_type as SessionRow['locationType'],
         createdAt: row.created_at,
+        practice: row.practice,
       }
     : undefined;
 }
@@ -451,6 +462,7 @@ export async function findRejoinableSession(
       createdAt: Date;
       locationType: SessionRow['locationType'];
       caller: CallerRow;
+      practice: boolean;
     }
   | undefined
 > {
@@ -461,12 +473,15 @@ export async function findRejoinableSession(
       's.id',
       's.created_at',
       's.location_type',
+      's.practice',
       'c.id as caller_id',
       'c.phone_number',
       'c.language',
     ])
     .where('s.dispatcher_id', '=', userId)
     .where('s.status', '=', 'active')
+    // An Overwatch watch is reopened by the Overwatch screen, never by the dashboard.
+    .where('s.kind', '=', 'dispatch')
     .where((eb) =>
       eb.or([
         eb('s.last_active_at', '>', sql<Date>`now() - make_interval(secs => ${withinSeconds})`),
@@ -487,6 +502,7 @@ export async function findRejoinableSession(
         id: row.id,
         createdAt: row.created_at,
         locationType: row.location_type as SessionRow['locationType'],
+        practice: row.practice,
         caller: {
           id: row.caller_id,
           phoneNumber: row.phone_number,

@@ -2,6 +2,7 @@ import { trackingContract } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import { requireUser } from '../auth/guard';
+import { PracticeCallers } from '../practice/simulator';
 import { withRetryAfter } from '../sms/rate-limit';
 import {
   activeSession,
@@ -18,11 +19,26 @@ import {
 } from './service';
 
 /** SPEC.md §7 "Location": thin handlers over `service.ts`. */
-export function locationRoutes(app: FastifyInstance, deps: TrackingDeps): void {
+export function locationRoutes(app: FastifyInstance, tracking: TrackingDeps): void {
+  // Practice mode (issue 14): scripted callers, played by this instance over its own caller
+  // socket; they stop before the sockets close on shutdown.
+  const practice = new PracticeCallers({
+    log: app.log,
+    paceMs: tracking.config.PRACTICE_PACE_MS,
+    address: () => app.server.address(),
+  });
+  app.addHook('preClose', async () => practice.close());
+  const deps: TrackingDeps = { ...tracking, practice };
   registerContract(app, trackingContract, {
     startStream: async ({ body }, { request }) => ({
       status: 200,
-      body: await startStream(deps, await requireUser(request), body.phoneNumber, request.ip),
+      body: await startStream(
+        deps,
+        await requireUser(request),
+        body.phoneNumber,
+        request.ip,
+        body.practice === true,
+      ),
     }),
     requestLocation: async ({ body }, { request }) => ({
       status: 200,

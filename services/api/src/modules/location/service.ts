@@ -28,6 +28,8 @@ import { SmsRateLimiter } from '../sms/rate-limit';
 import { announceChatOpenedToNewCallers } from '../chat/service';
 import { insertSignedInDispatcherToken } from '../sessions/repo';
 import { openSession } from '../sessions/service';
+import { failPracticeLookup, refuseInPractice, textPracticeCaller } from '../practice/service';
+import type { PracticeCallers } from '../practice/simulator';
 import { hashToken, looksLikeToken, newToken } from '../sessions/tokens';
 import {
   endSession,
@@ -61,6 +63,8 @@ async function sessionTeam(deps: TrackingDeps, session: SessionRow): Promise<Tea
 export interface TrackingDeps extends AppDeps {
   realtime: RealtimeContext;
   hub: RealtimeHub;
+  /** Practice mode's scripted callers (issue 14), on the tracking routes. */
+  practice?: PracticeCallers;
 }
 
 /**
@@ -115,7 +119,7 @@ async function reserveTexts(
 }
 
 /** The session as its dispatcher (or a team admin) sees it; 404 for everyone else. */
-async function visibleSession(
+export async function visibleSession(
   deps: TrackingDeps,
   principal: Principal,
   sessionId: string,
@@ -133,24 +137,29 @@ export async function startStream(
   principal: Principal,
   phoneNumber: string,
   ip?: string,
+  practice = false,
 ): Promise<ConnectionRequest> {
   const profile = await requireLocatingAllowed(deps, principal);
   const opened = await openSession(deps.db, {
-    teamId: profile.team.id,
+    // Practice mode (issue 14): no team, so nothing team-scoped (metrics above all) sees it.
+    teamId: practice ? null : profile.team.id,
     createdBy: principal.userId,
     authSessionId: principal.sessionId,
     callers: [{ phoneNumber }],
     dispatcherTokenTtlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
     withCallerTokens: false,
+    ...(practice ? { practice } : {}),
   });
-  await recordAudit(deps.db, {
-    actorUserId: principal.userId,
-    action: 'locate.requested',
-    subject: phoneNumber,
-    detail: { sessionId: opened.sessionId },
-    teamId: profile.team.id,
-    ip: ip ?? null,
-  });
+  // A rehearsal locates nobody: nothing for the audit trail.
+  if (!practice)
+    await recordAudit(deps.db, {
+      actorUserId: principal.userId,
+      action: 'locate.requested',
+      subject: phoneNumber,
+      detail: { sessionId: opened.sessionId },
+      teamId: profile.team.id,
+      ip: ip ?? null,
+    });
   return { uuid: opened.sessionId, token: opened.dispatcherToken, id: opened.callerIds[0]! };
 }
 
@@ -183,6 +192,7 @@ export async function requestLocation(
   await requireLocatingAllowed(deps, principal);
   // The session-lifecycle machine: looking up, unless it ended meanwhile.
   await advanceOrEnded(deps, session.id, { type: 'LOOKUP_STARTED', at: Date.now() });
+  if (session.practice) return failPracticeLookup(deps, session.id);
   const team = await sessionTeam(deps, session);
   const fail = async (
     code: LookupFailure | 'lookup-unavailable-no-team' | 'lookup-unavailable-not-active',
@@ -206,15 +216,35 @@ export async function requestLocation(
     );
   const caller = await findFirstCaller(deps.db, session.id);
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
+  const outcome = await lookUpCaller(deps, session, caller, requester(principal, ip));
+  if (outcome.found) {
+    await advanceSession(deps.db, session.id, { type: 'LOOKUP_FOUND', at: Date.now() });
+    return { uuid: outcome.lookupId };
+  }
+  const code = outcome.code;
+  return fail(code, lookupFailures[code].status, lookupFailures[code].message);
+}
+
+/**
+ * One automatic lookup (SPEC.md §4 step 5) for one caller of a session: asks the provider through
+ * the `location.lookup` job, waits at most LOOKUP_WAIT_MS, and publishes a found position to the
+ * session like any other fix. The dashboard's request-location and an Overwatch watch both use it.
+ */
+export async function lookUpCaller(
+  deps: TrackingDeps,
+  session: Pick<SessionRow, 'id' | 'teamId'>,
+  caller: Pick<CallerRow, 'id' | 'phoneNumber'>,
+  by: Requester,
+): Promise<{ found: true; lookupId: string } | { found: false; code: LookupFailure }> {
   const lookupId = await insertLookup(deps.db, session.id, caller.id);
   // Asking the provider where a phone is: on the team's trail, as the locate that opened it.
   await recordAudit(deps.db, {
-    actorUserId: principal.userId,
+    actorUserId: by.userId,
     action: 'locate.requested',
     subject: caller.phoneNumber,
     detail: { sessionId: session.id, kind: 'provider-lookup', lookupId },
     teamId: session.teamId,
-    ip: ip ?? null,
+    ip: by.ip,
   });
   const outcome = await deps.queues.enqueueAndWait(
     'locationLookup',
@@ -235,8 +265,7 @@ export async function requestLocation(
       dateTimeCaptured: (lookup.capturedAt ?? new Date()).toISOString(),
     };
     await publishServerFix(deps.realtime, { sessionId: session.id, callerId: caller.id }, location);
-    await advanceSession(deps.db, session.id, { type: 'LOOKUP_FOUND', at: Date.now() });
-    return { uuid: lookupId };
+    return { found: true, lookupId };
   }
   const code: LookupFailure =
     lookup?.status === 'not-found'
@@ -246,7 +275,7 @@ export async function requestLocation(
         : lookup?.error === 'lookup-unavailable-invalid-keys' || lookup?.error === 'lookup-timeout'
           ? lookup.error
           : 'rapid-sos-unavailable';
-  return fail(code, lookupFailures[code].status, lookupFailures[code].message);
+  return { found: false, code };
 }
 
 /**
@@ -263,6 +292,7 @@ export async function requestTextMessage(
 ): Promise<{ token: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
   const profile = await requireLocatingAllowed(deps, principal);
+  if (session.practice) return textPracticeCaller(deps, session);
   const team = await sessionTeam(deps, session);
   const caller = await findFirstCaller(deps.db, session.id);
   if (!caller) throw new ApiError(404, 'not-found', 'There is no such tracking session.');
@@ -412,6 +442,7 @@ export async function askLocationByText(
   ip?: string,
 ): Promise<{ token: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
+  refuseInPractice(session);
   const profile = await requireLocatingAllowed(deps, principal);
   const caller = callerId
     ? (await findCallers(deps.db, session.id)).find((row) => row.id === callerId)
@@ -469,6 +500,7 @@ export async function requestAdditionalLocations(
   ip?: string,
 ): Promise<ManySent> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
+  refuseInPractice(session);
   const profile = await requireLocatingAllowed(deps, principal);
   const { valid, invalid } = sortNumbers(newNumbers);
   const { textable, untextable } = sortTextable(valid);
@@ -488,6 +520,7 @@ export async function requestMultipleLocations(
   ip?: string,
 ): Promise<ManySent> {
   const session = await visibleSession(deps, principal, sessionId, { active: true });
+  refuseInPractice(session);
   const profile = await requireLocatingAllowed(deps, principal);
   const ids = [...new Set(callListIds)];
   // Only the session team's lists; deployNumbers also checks that the user may read them.
@@ -507,6 +540,65 @@ export async function requestMultipleLocations(
   const callers = await textNumbers(deps, session, textable, language, requester(principal, ip));
   await reservation.release(callers.filter((caller) => caller.status === 'opted-out').length);
   return { callers, invalid, untextable };
+}
+
+/** What became of one number of a watch: the automatic lookup found it, or it was texted. */
+export type LocatedOrTexted = Omit<TextedCaller, 'status'> & {
+  status: TextedCaller['status'] | 'located';
+};
+
+/**
+ * Overwatch (issue 14): adds the numbers to a running watch and locates each, the automatic lookup
+ * first when the session's team has it (in parallel; the worker paces the provider), then a text
+ * for every number the lookup did not find, as the dashboard does for one number. A number that
+ * cannot receive texts may still be found by the lookup; it is reported untextable only if not.
+ * Numbers already in the session are left alone (`skip`): a batch sent twice texts nobody twice.
+ */
+export async function locateMany(
+  deps: TrackingDeps,
+  principal: Principal,
+  session: SessionRow,
+  profile: LocatingProfile,
+  numbers: string[],
+  language: SmsLanguage,
+  options: { skip: ReadonlySet<string>; ip?: string },
+): Promise<{ callers: LocatedOrTexted[]; invalid: string[]; untextable: UntextableNumber[] }> {
+  const { valid, invalid } = sortNumbers(numbers);
+  const fresh = valid.filter((phoneNumber) => !options.skip.has(phoneNumber));
+  const by = requester(principal, options.ip);
+  const team = await sessionTeam(deps, session);
+  const callers = await addCallers(deps.db, session.id, fresh, language);
+  const located = new Set<string>();
+  if (team?.isActive && team.lookupActive) {
+    await Promise.all(
+      callers.map(async (caller) => {
+        const outcome = await lookUpCaller(deps, session, caller, by);
+        if (outcome.found) located.add(caller.id);
+      }),
+    );
+  }
+  const remaining = callers.filter((caller) => !located.has(caller.id));
+  const { textable, untextable } = sortTextable(remaining.map((caller) => caller.phoneNumber));
+  const toText = remaining.filter((caller) => textable.includes(caller.phoneNumber));
+  const reservation = await reserveTexts(deps, principal, session, profile, toText.length);
+  const texted = await Promise.all(
+    toText.map(async (caller) => {
+      const outcome = await textCaller(deps, session, team, caller, language, by);
+      return { id: caller.id, phoneNumber: caller.phoneNumber, status: outcome.status };
+    }),
+  );
+  await reservation.release(texted.filter((caller) => caller.status === 'opted-out').length);
+  const answered: LocatedOrTexted[] = [
+    ...callers
+      .filter((caller) => located.has(caller.id))
+      .map((caller) => ({
+        id: caller.id,
+        phoneNumber: caller.phoneNumber,
+        status: 'located' as const,
+      })),
+    ...texted,
+  ];
+  return { callers: answered, invalid, untextable };
 }
 
 /** Keeps apart the numbers that cannot receive texts, with why (they are not texted). */
@@ -677,6 +769,7 @@ export async function activeSession(
       id,
       phoneNumber,
     })),
+    ...(found.practice ? { practice: true } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { publicConfigContract, type PublicConfig } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig } from '../../config';
 import { registerContract } from '../../http/contract-routes';
+import { pmtilesBrowserUrl } from '../map-data/location';
 
 export function coastGuardConfig(config: ApiConfig): PublicConfig['coastGuard'] {
   return {
@@ -21,7 +22,11 @@ export function publicConfig(config: ApiConfig): PublicConfig {
     demoVideoUrl: config.DEMO_VIDEO_URL ?? null,
     chatAssistantScriptUrl: config.CHAT_ASSISTANT_SCRIPT_URL ?? null,
     supportWidgetScriptUrl: config.SUPPORT_WIDGET_SCRIPT_URL ?? null,
-    map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_TILE_ATTRIBUTION },
+    map: {
+      tileUrl: config.MAP_TILE_URL,
+      attribution: config.MAP_TILE_ATTRIBUTION,
+      pmtilesUrl: pmtilesBrowserUrl(config.MAP_PMTILES_URL),
+    },
     links: {
       faq: config.FAQ_URL,
       helpCentre: config.HELP_CENTRE_URL,

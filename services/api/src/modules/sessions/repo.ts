@@ -13,7 +13,14 @@ export interface ConnectionGrant {
 
 export async function insertSession(
   db: Database,
-  session: { teamId: string | null; createdBy: string | null },
+  session: {
+    teamId: string | null;
+    createdBy: string | null;
+    /** An Overwatch watch (issue 14), and the group it was started from. */
+    overwatch?: { groupId: string | null };
+    /** Practice mode (issue 14): a simulated caller; the session has no team. */
+    practice?: boolean;
+  },
 ): Promise<string> {
   const row = await db
     .insertInto('tracking_sessions')
@@ -22,6 +29,10 @@ export async function insertSession(
       team_id: session.teamId,
       created_by: session.createdBy,
       dispatcher_id: session.createdBy,
+      ...(session.overwatch
+        ? { kind: 'overwatch', overwatch_group_id: session.overwatch.groupId }
+        : {}),
+      ...(session.practice ? { practice: true } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

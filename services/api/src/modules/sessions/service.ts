@@ -20,6 +20,13 @@ export interface OpenSessionInput {
    * caller's link only when it texts it (`request-text-message-location`).
    */
   withCallerTokens?: boolean;
+  /** An Overwatch watch (issue 14): never rejoined by the dashboard. */
+  overwatch?: { groupId: string | null };
+  /**
+   * Practice mode (issue 14): a rehearsal with a simulated caller. It must have no team (the
+   * database refuses one), so no metrics, team admin, transfer or export ever sees it.
+   */
+  practice?: boolean;
 }
 
 export interface OpenedSession {
@@ -40,6 +47,8 @@ export async function openSession(db: Database, input: OpenSessionInput): Promis
     const sessionId = await insertSession(trx, {
       teamId: input.teamId ?? null,
       createdBy: input.createdBy ?? null,
+      ...(input.overwatch ? { overwatch: input.overwatch } : {}),
+      ...(input.practice ? { practice: true } : {}),
     });
     const callers = await insertCallers(
       trx,
