@@ -254,3 +254,32 @@ describe('what the Overwatch screen makes of a watch', () => {
     await dispatcher.close();
   });
 });
+
+describe('a batch beyond the text limits', () => {
+  let limited: AuthStack;
+  beforeAll(async () => {
+    limited = await startAuthStack({ env: { SMS_RATE_LIMIT_PER_USER: '3' } });
+  });
+  afterAll(() => limited?.close());
+
+  it('is refused whole (429 with Retry-After) and leaves nobody in the watch, so the retry texts them', async () => {
+    const admin = await signIn(limited.api, teamAdminEmail);
+    const post = (body: Record<string, unknown>) =>
+      call<Started>(limited.api, 'POST', '/api/v1/location/start-overwatch-stream', {
+        token: admin,
+        body,
+      });
+    const first = await post({ phoneNumbers: ['+12025554000', '+12025554001'] });
+    expect(first.status).toBe(200);
+    const refused = await post({
+      connectionRequestUuid: first.body.uuid,
+      phoneNumbers: ['+12025554002', '+12025554003'],
+    });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const callers = await sql<{ phone_number: string }>`
+      select phone_number from session_callers where session_id = ${first.body.uuid}
+      order by phone_number`.execute(limited.database.db);
+    expect(callers.rows.map((row) => row.phone_number)).toEqual(['+12025554000', '+12025554001']);
+  });
+});

@@ -190,6 +190,10 @@ function Watch() {
         <Stack gap={4}>
           <Text size="sm" id="watch-progress-label">
             Locating {watch.progress.done} of {watch.progress.total} numbers…
+            {watch.progress.waitingUntil !== undefined &&
+              ` The text limit is reached; the next numbers are texted at ${new Date(
+                watch.progress.waitingUntil,
+              ).toLocaleTimeString([], { hour12: false })}.`}
           </Text>
           <Progress
             value={(100 * watch.progress.done) / watch.progress.total}

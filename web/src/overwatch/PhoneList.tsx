@@ -74,11 +74,7 @@ export function PhoneList({
                   </Text>
                 </div>
                 <Stack gap={2} align="flex-end">
-                  <Badge
-                    color={statusBadgeColours[view.status]}
-                    variant="filled"
-                    size="sm"
-                  >
+                  <Badge color={statusBadgeColours[view.status]} variant="filled" size="sm">
                     {phoneStatusLabels[view.status]}
                   </Badge>
                   {view.jumpFlagged && (

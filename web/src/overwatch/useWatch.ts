@@ -25,6 +25,36 @@ export interface StartProgress {
   total: number;
   /** Numbers not texted: invalid, untextable or opted out. */
   skipped: string[];
+  /** The team's or the user's text allowance is spent until then (epoch ms): the rest waits. */
+  waitingUntil?: number;
+}
+
+/** Longest wait for the text allowance before giving up (the window is 10 minutes by default). */
+const MAX_ALLOWANCE_WAIT_MS = 15 * 60_000;
+
+/**
+ * One batch of a watch. When the text limits are reached (429 with Retry-After), the batch waits
+ * for the allowance and is sent again: a group larger than the allowance is located in full,
+ * the progress saying why it paused. A batch sent twice texts nobody twice (the server skips
+ * numbers already in the watch).
+ */
+async function startBatch(
+  groupId: string,
+  phoneNumbers: string[],
+  sessionId: string | null,
+  onWait: (until: number) => void,
+) {
+  for (;;) {
+    const response = await api.overwatch.startOverwatchStream({
+      body: { groupId, phoneNumbers, ...(sessionId ? { connectionRequestUuid: sessionId } : {}) },
+    });
+    if (response.status !== 429) return expect(response, 200);
+    const seconds = Number(response.headers.get('retry-after'));
+    const waitMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 60_000;
+    if (waitMs > MAX_ALLOWANCE_WAIT_MS) return expect(response, 200);
+    onWait(Date.now() + waitMs);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
 }
 
 export const defaultWatchSettings: WatchSettings = {
@@ -127,15 +157,13 @@ export function useWatch(onAlert: (alert: WatchAlert, number: string) => void) {
       setProgress({ done: 0, total: numbers.length, skipped });
       for (let from = 0; from < numbers.length; from += maxNumbersPerRequest) {
         const batch = numbers.slice(from, from + maxNumbersPerRequest);
-        const answer = expect(
-          await api.overwatch.startOverwatchStream({
-            body: {
-              groupId,
-              phoneNumbers: batch,
-              ...(sessionId ? { connectionRequestUuid: sessionId } : {}),
-            },
+        const answer = await startBatch(groupId, batch, sessionId, (until) =>
+          setProgress({
+            done: from,
+            total: numbers.length,
+            skipped: [...skipped],
+            waitingUntil: until,
           }),
-          200,
         );
         store.addCallers(answer.callers);
         skipped.push(

@@ -567,6 +567,11 @@ export async function locateMany(
   const fresh = valid.filter((phoneNumber) => !options.skip.has(phoneNumber));
   const by = requester(principal, options.ip);
   const team = await sessionTeam(deps, session);
+  // The allowance is taken before anything is written: a batch refused (429) leaves no caller
+  // behind that a retry would skip as already in the watch, untexted. What the lookup finds, and
+  // opted-out numbers, are given back.
+  const { textable, untextable } = sortTextable(fresh);
+  const reservation = await reserveTexts(deps, principal, session, profile, textable.length);
   const callers = await addCallers(deps.db, session.id, fresh, language);
   const located = new Set<string>();
   if (team?.isActive && team.lookupActive) {
@@ -577,17 +582,18 @@ export async function locateMany(
       }),
     );
   }
-  const remaining = callers.filter((caller) => !located.has(caller.id));
-  const { textable, untextable } = sortTextable(remaining.map((caller) => caller.phoneNumber));
-  const toText = remaining.filter((caller) => textable.includes(caller.phoneNumber));
-  const reservation = await reserveTexts(deps, principal, session, profile, toText.length);
+  const toText = callers.filter(
+    (caller) => !located.has(caller.id) && textable.includes(caller.phoneNumber),
+  );
   const texted = await Promise.all(
     toText.map(async (caller) => {
       const outcome = await textCaller(deps, session, team, caller, language, by);
       return { id: caller.id, phoneNumber: caller.phoneNumber, status: outcome.status };
     }),
   );
-  await reservation.release(texted.filter((caller) => caller.status === 'opted-out').length);
+  await reservation.release(
+    textable.length - toText.length + texted.filter((c) => c.status === 'opted-out').length,
+  );
   const answered: LocatedOrTexted[] = [
     ...callers
       .filter((caller) => located.has(caller.id))
@@ -598,7 +604,13 @@ export async function locateMany(
       })),
     ...texted,
   ];
-  return { callers: answered, invalid, untextable };
+  // An untextable number the lookup found is located, not untextable.
+  const foundNumbers = new Set(answered.map((caller) => caller.phoneNumber));
+  return {
+    callers: answered,
+    invalid,
+    untextable: untextable.filter((entry) => !foundNumbers.has(entry.phoneNumber)),
+  };
 }
 
 /** Keeps apart the numbers that cannot receive texts, with why (they are not texted). */
