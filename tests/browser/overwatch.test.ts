@@ -175,6 +175,8 @@ describe('Overwatch', { timeout: 120_000 }, () => {
       .waitFor();
     await page.getByRole('button', { name: 'Back to live' }).click();
     await page.getByText(/38\.63000, -90\.20850/).waitFor();
+    // Once per crossing, however often the screen has redrawn since.
+    expect(await alerts.getByText('Entered Riverfront').count()).toBe(1);
 
     await walker.close();
     await lost.close();
@@ -186,7 +188,10 @@ describe('Overwatch', { timeout: 120_000 }, () => {
   it('is closed to the admin of a basic-level team, with an explanation', async () => {
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'teamadmin@neighbour-county.test');
+    await page.getByRole('button', { name: /user menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Training Videos' }).waitFor();
     expect(await page.getByRole('menuitem', { name: 'Overwatch' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
     await page.goto(`${env.api.url}/overwatch`);
     await page.waitForURL(`${env.api.url}/dashboard`);
     await page.getByText(/premiere level/).waitFor();

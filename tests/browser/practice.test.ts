@@ -57,16 +57,16 @@ describe('practice mode', { timeout: 150_000 }, () => {
     await expect
       .poll(() => page.getByTestId('fix-count').innerText(), { timeout: 15_000 })
       .toBe(`${walkingCaller.route.length} fixes`);
-    await page.getByRole('dialog', { name: /Waiting for location/i }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('dialog', { name: /Waiting for location/i })
+      .waitFor({ state: 'detached' });
     const latest = page.getByRole('region', { name: 'Latest fix' });
     await latest.getByText('TEXT_MESSAGE').first().waitFor();
     await banner(page).waitFor();
     await expectAccessible(page, 'the practice dashboard, following the scripted caller');
 
     // Then it stops sharing: an ordinary entry in the log.
-    await expect
-      .poll(() => logText(page), { timeout: 15_000 })
-      .toContain('Caller Stopped Sharing');
+    await expect.poll(() => logText(page), { timeout: 15_000 }).toContain('Caller Stopped Sharing');
 
     // A reload rejoins the session, still marked as practice.
     await page.reload();

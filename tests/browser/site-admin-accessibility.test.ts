@@ -101,7 +101,7 @@ describe('the admin screens', { timeout: 240_000 }, () => {
       ['/admin', 'Users'],
       ['/admin/users', 'Users'],
       ['/admin/teams', 'Teams'],
-      ['/admin/overwatch', 'Overwatch settings'],
+      ['/admin/overwatch', 'Overwatch groups'],
       ['/admin/admin-api', 'API'],
       ['/admin/metrics', 'Team and user metrics'],
       ['/admin/verification/edit', 'Verification'],

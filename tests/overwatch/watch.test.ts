@@ -40,6 +40,10 @@ interface Started {
 const start = (token: string, body: Record<string, unknown>) =>
   call<Started>(stack.api, 'POST', '/api/v1/location/start-overwatch-stream', { token, body });
 
+/** Ends a watch: an admin runs one at a time. */
+const end = (token: string, uuid: string) =>
+  call(stack.api, 'POST', `/api/v1/location/set-date-time-completed/${uuid}`, { token, body: {} });
+
 /** A group row for the team admin's team, written directly: the groups API has its own tests. */
 async function insertGroup(name: string, numbers: string[], team = 'Demo County 911') {
   const db = stack.database.db;
@@ -114,6 +118,7 @@ describe('starting a watch', () => {
     expect([...found, optedOut].map((number) => texts.get(number))).toEqual([0, 0, 0]);
     // In the group's language.
     expect((await outboxSms(stack.api, unknown[0]!))[0]!.body).toMatch(/ubicación/i);
+    await end(teamAdmin, first.body.uuid);
   });
 
   it('refuses more than 50 numbers in one request and texts nobody', async () => {
@@ -150,6 +155,10 @@ describe('starting a watch', () => {
       callers: [{ phoneNumber: '+12025553200' }],
     });
     expect(watch.body.watch.token).not.toBe(started.body.token);
+    // A second start (a stale screen, another tab) would text the group again: refused.
+    const second = await start(teamAdmin, { phoneNumbers: ['+12025553201'] });
+    expect(second.status).toBe(409);
+    expect(await outboundTexts(['+12025553201'])).toEqual([]);
     const dashboard = await call<{ session: unknown }>(
       stack.api,
       'GET',
@@ -157,6 +166,7 @@ describe('starting a watch', () => {
       { token: teamAdmin },
     );
     expect(dashboard.body.session).toBeNull();
+    await end(teamAdmin, started.body.uuid);
   });
 });
 
@@ -252,6 +262,7 @@ describe('what the Overwatch screen makes of a watch', () => {
 
     await caller.close();
     await dispatcher.close();
+    await end(teamAdmin, started.body.uuid);
   });
 });
 
@@ -262,7 +273,7 @@ describe('a batch beyond the text limits', () => {
   });
   afterAll(() => limited?.close());
 
-  it('is refused whole (429 with Retry-After) and leaves nobody in the watch, so the retry texts them', async () => {
+  it('is refused whole (429 with Retry-After) and leaves nobody in the watch, so a retry within the allowance texts them', async () => {
     const admin = await signIn(limited.api, teamAdminEmail);
     const post = (body: Record<string, unknown>) =>
       call<Started>(limited.api, 'POST', '/api/v1/location/start-overwatch-stream', {
@@ -281,5 +292,12 @@ describe('a batch beyond the text limits', () => {
       select phone_number from session_callers where session_id = ${first.body.uuid}
       order by phone_number`.execute(limited.database.db);
     expect(callers.rows.map((row) => row.phone_number)).toEqual(['+12025554000', '+12025554001']);
+    // One text is left in the allowance: the retry of one of them reaches it.
+    const retried = await post({
+      connectionRequestUuid: first.body.uuid,
+      phoneNumbers: ['+12025554002'],
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body.callers).toMatchObject([{ phoneNumber: '+12025554002', status: 'sent' }]);
   });
 });

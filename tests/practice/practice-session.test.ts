@@ -126,7 +126,9 @@ describe('practice mode', () => {
     expect(text.status).toBe(200);
 
     // The scripted caller: connects, refuses the permission, then allows it and walks.
-    await socket.next((frame) => frame.event === 'caller-connected' && frame.data.connected);
+    await socket.next(
+      (frame) => frame.event === 'caller-connected' && frame.data.connected === true,
+    );
     const refused = await socket.event('location-sharing-error');
     expect(refused.data).toMatchObject({ callerId: request.id, code: 'permission-denied' });
     const fixes = await socket.count('new-location-available', walkingCaller.route.length);

@@ -189,11 +189,12 @@ function applyFix(
     capturedAt,
     impossibleJump: false,
   };
+  // The fixes array is appended to in place: copying it per fix would cost a long watch's whole
+  // history every second per phone. A phone's array belongs to the phone it was made for.
   if (latest && capturedAt < latest.capturedAt) {
-    const fixes = [...phone.fixes];
-    const at = fixes.findIndex((existing) => existing.capturedAt > capturedAt);
-    fixes.splice(at, 0, fix);
-    return { phone: { ...phone, fixes, denied: false }, alerts: [] };
+    const at = phone.fixes.findIndex((existing) => existing.capturedAt > capturedAt);
+    phone.fixes.splice(at, 0, fix);
+    return { phone: { ...phone, denied: false }, alerts: [] };
   }
   const alerts: WatchAlert[] = [];
   if (latest && isImpossibleJump(latest, fix, settings.maxSpeedMps)) {
@@ -227,10 +228,10 @@ function applyFix(
       });
     }
   }
+  phone.fixes.push(fix);
   return {
     phone: {
       ...phone,
-      fixes: [...phone.fixes, fix],
       denied: false,
       inside,
     },

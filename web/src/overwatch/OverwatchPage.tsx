@@ -104,12 +104,16 @@ function Watch() {
   };
 
   const group = groups.data?.find((g) => g.id === groupId);
-  const startWatch = async () => {
-    if (!groupId) return;
-    const full = expect(await api.overwatch.group({ params: { id: groupId } }), 200);
-    const numbers = full.members.filter((m) => !m.optedOut).map((m) => m.phoneNumber);
-    watch.start.mutate({ groupId, numbers });
+  const startWatch = () => {
+    if (groupId) watch.start.mutate({ groupId, numbers: null });
   };
+  // Numbers of the group not yet in the watch: a start cut short (an error, a reload), or
+  // numbers added to the group since. Sending them texts nobody twice.
+  const inWatch = new Set(store.numbers.values());
+  const missing =
+    target && watch.group && !watch.start.isPending && !watch.ended
+      ? watch.group.members.filter((m) => !m.optedOut && !inWatch.has(m.phoneNumber))
+      : [];
 
   if (watch.loadingActive) return <Loader m="md" aria-label="Loading the running watch" />;
 
@@ -208,6 +212,30 @@ function Watch() {
             {watch.progress.skipped.join(', ')}
           </Alert>
         )}
+      {missing.length > 0 && (
+        <Alert
+          color="yellow"
+          title={`${missing.length} numbers of the group are not in this watch`}
+        >
+          <Button
+            size="xs"
+            mt={4}
+            onClick={() =>
+              watch.start.mutate({
+                groupId: watch.group!.id,
+                numbers: missing.map((m) => m.phoneNumber),
+              })
+            }
+          >
+            Locate them now
+          </Button>
+        </Alert>
+      )}
+      {watch.groupError && (
+        <Alert color="red" title="The group's settings could not be read">
+          Geofences and thresholds are unknown until it loads; reload the page to try again.
+        </Alert>
+      )}
       {watch.start.error && (
         <Alert color="red" title="The watch could not start">
           {watch.start.error instanceof ApiError ? watch.start.error.message : 'Try again.'}

@@ -1,5 +1,5 @@
 import 'leaflet/dist/leaflet.css';
-import { grownRadius, type WatchSettings } from '@locus/contract';
+import { grownRadius, type WatchFix, type WatchSettings } from '@locus/contract';
 import { Box, VisuallyHidden } from '@mantine/core';
 import L from 'leaflet';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -22,6 +22,9 @@ interface PhoneLayers {
   /** What was last drawn, so an unchanged phone costs nothing. */
   drawn: string;
   trailKey: string;
+  /** Live trails grow by appending: the last fix drawn and how many fixes were drawn. */
+  trailLast: WatchFix | null;
+  trailCount: number;
 }
 
 /**
@@ -155,33 +158,11 @@ function PhonesLayer({
           phone.circle.remove();
         }
       }
-      // Trails: the fixes up to the moment shown; a jump is drawn apart, dashed, never as a walk.
-      const trailKey = `${showTrails}|${at === null ? 'live' : fix.seq}|${store.phones.get(view.callerId)?.fixes.length}`;
-      if (trailKey !== phone.trailKey) {
-        phone.trailKey = trailKey;
-        const fixes = (store.phones.get(view.callerId)?.fixes ?? []).filter(
-          (f) => f.capturedAt <= fix.capturedAt,
-        );
-        const walk: L.LatLngExpression[][] = [[]];
-        const jumps: L.LatLngExpression[][] = [];
-        fixes.forEach((f, index) => {
-          const point: L.LatLngExpression = [f.latitude, f.longitude];
-          if (f.impossibleJump && index > 0) {
-            const previous = fixes[index - 1]!;
-            jumps.push([[previous.latitude, previous.longitude], point]);
-            walk.push([point]);
-          } else walk.at(-1)!.push(point);
-        });
-        phone.trail.setLatLngs(walk).setStyle({ color: statusColours[view.status] });
-        phone.jumps.setLatLngs(jumps);
-        if (showTrails) {
-          phone.trail.addTo(map);
-          phone.jumps.addTo(map);
-        } else {
-          phone.trail.remove();
-          phone.jumps.remove();
-        }
-      }
+      drawTrail(map, phone, store.phones.get(view.callerId)?.fixes ?? [], fix, {
+        live: at === null,
+        show: showTrails,
+        colour: statusColours[view.status],
+      });
     }
     for (const [callerId, phone] of layers.current) {
       if (seen.has(callerId)) continue;
@@ -217,7 +198,62 @@ function create(callerId: string, onSelect: { current: (callerId: string) => voi
     opacity: 0.9,
     interactive: false,
   });
-  return { dot, circle, trail, jumps, drawn: '', trailKey: '' };
+  return { dot, circle, trail, jumps, drawn: '', trailKey: '', trailLast: null, trailCount: 0 };
+}
+
+/**
+ * A phone's trail up to the fix shown, a jump drawn apart (dashed) and never as a walk. Live, a
+ * new fix at the end is appended (a long watch would otherwise redraw hours of trail for every
+ * fix of every phone); anything else (a late fix, a jump, the timeline) redraws it.
+ */
+function drawTrail(
+  map: L.Map,
+  phone: PhoneLayers,
+  fixes: readonly WatchFix[],
+  shown: WatchFix,
+  options: { live: boolean; show: boolean; colour: string },
+): void {
+  const key = `${options.show}|${options.live ? 'live' : shown.seq}|${options.colour}`;
+  if (!options.show) {
+    if (phone.trailKey !== key) {
+      phone.trail.remove();
+      phone.jumps.remove();
+      phone.trailKey = key;
+    }
+    return;
+  }
+  const appendable =
+    options.live &&
+    phone.trailKey === key &&
+    phone.trailCount > 0 &&
+    fixes[phone.trailCount - 1] === phone.trailLast &&
+    fixes.slice(phone.trailCount).every((f) => !f.impossibleJump);
+  if (appendable) {
+    if (fixes.length === phone.trailCount) return;
+    const rings = phone.trail.getLatLngs() as L.LatLng[][];
+    const last = rings[rings.length - 1]!;
+    for (const f of fixes.slice(phone.trailCount))
+      phone.trail.addLatLng([f.latitude, f.longitude], last);
+  } else {
+    const upTo = fixes.filter((f) => f.capturedAt <= shown.capturedAt);
+    const walk: L.LatLngExpression[][] = [[]];
+    const jumps: L.LatLngExpression[][] = [];
+    upTo.forEach((f, index) => {
+      const point: L.LatLngExpression = [f.latitude, f.longitude];
+      if (f.impossibleJump && index > 0) {
+        const previous = upTo[index - 1]!;
+        jumps.push([[previous.latitude, previous.longitude], point]);
+        walk.push([point]);
+      } else walk.at(-1)!.push(point);
+    });
+    phone.trail.setLatLngs(walk).setStyle({ color: options.colour });
+    phone.jumps.setLatLngs(jumps);
+    phone.trail.addTo(map);
+    phone.jumps.addTo(map);
+  }
+  phone.trailKey = key;
+  phone.trailCount = options.live ? fixes.length : 0;
+  phone.trailLast = options.live ? (fixes[fixes.length - 1] ?? null) : null;
 }
 
 function hide(phone: PhoneLayers): void {
@@ -227,6 +263,8 @@ function hide(phone: PhoneLayers): void {
   phone.jumps.remove();
   phone.drawn = '';
   phone.trailKey = '';
+  phone.trailCount = 0;
+  phone.trailLast = null;
 }
 
 function escapeHtml(text: string): string {

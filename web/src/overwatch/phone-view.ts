@@ -52,7 +52,11 @@ export function viewPhone(
 
 export type PhoneSort = 'status' | 'age' | 'name';
 
-/** The side list's order: what needs a look first (status, then the oldest fix), or by age. */
+/**
+ * The side list's order: what needs a look first (status; among stale phones the oldest fix
+ * first), then by name, so phones sharing every second do not trade places under the pointer.
+ * Or by the age of the last fix, or by name.
+ */
 export function sortPhones(views: PhoneView[], sort: PhoneSort): PhoneView[] {
   const rank = (view: PhoneView) => phoneStatusOrder.indexOf(view.status);
   const age = (view: PhoneView) => view.ageMs ?? Number.POSITIVE_INFINITY;
@@ -60,7 +64,8 @@ export function sortPhones(views: PhoneView[], sort: PhoneSort): PhoneView[] {
   return [...views].sort((a, b) => {
     if (sort === 'name') return name(a).localeCompare(name(b));
     if (sort === 'age') return age(b) - age(a) || name(a).localeCompare(name(b));
-    return rank(a) - rank(b) || age(b) - age(a) || name(a).localeCompare(name(b));
+    const byAge = a.status === 'stale' && b.status === 'stale' ? age(b) - age(a) : 0;
+    return rank(a) - rank(b) || byAge || name(a).localeCompare(name(b));
   });
 }
 

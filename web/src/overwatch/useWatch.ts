@@ -31,12 +31,16 @@ export interface StartProgress {
 
 /** Longest wait for the text allowance before giving up (the window is 10 minutes by default). */
 const MAX_ALLOWANCE_WAIT_MS = 15 * 60_000;
+/** A batch refused this many times in a row is larger than the whole allowance: give up. */
+const MAX_ALLOWANCE_WAITS = 3;
+
+type StartResponse = Awaited<ReturnType<typeof api.overwatch.startOverwatchStream>>;
 
 /**
  * One batch of a watch. When the text limits are reached (429 with Retry-After), the batch waits
  * for the allowance and is sent again: a group larger than the allowance is located in full,
  * the progress saying why it paused. A batch sent twice texts nobody twice (the server skips
- * numbers already in the watch).
+ * numbers already texted or located in the watch).
  */
 async function startBatch(
   groupId: string,
@@ -44,14 +48,14 @@ async function startBatch(
   sessionId: string | null,
   onWait: (until: number) => void,
 ) {
-  for (;;) {
-    const response = await api.overwatch.startOverwatchStream({
+  for (let waits = 0; ; waits += 1) {
+    const response: StartResponse = await api.overwatch.startOverwatchStream({
       body: { groupId, phoneNumbers, ...(sessionId ? { connectionRequestUuid: sessionId } : {}) },
     });
-    if (response.status !== 429) return expect(response, 200);
     const seconds = Number(response.headers.get('retry-after'));
     const waitMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 60_000;
-    if (waitMs > MAX_ALLOWANCE_WAIT_MS) return expect(response, 200);
+    if (response.status !== 429 || waits >= MAX_ALLOWANCE_WAITS || waitMs > MAX_ALLOWANCE_WAIT_MS)
+      return expect(response, 200);
     onWait(Date.now() + waitMs);
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
@@ -110,7 +114,10 @@ export function useWatch(onAlert: (alert: WatchAlert, number: string) => void) {
   const active = useQuery({
     queryKey: ['overwatch', 'active-watch'],
     queryFn: async () => expect(await api.overwatch.activeWatch(), 200),
-    staleTime: Infinity,
+    // Read on every visit: a watch started or ended since must never be shown otherwise.
+    staleTime: 0,
+    gcTime: 0,
+    refetchOnMount: 'always',
     refetchOnWindowFocus: false,
   });
   useEffect(() => {
@@ -150,9 +157,25 @@ export function useWatch(onAlert: (alert: WatchAlert, number: string) => void) {
     // onAlert is read through the listener each time; re-subscribing for it would replay.
   }, [ready, target?.sessionId, target?.token, socket, store]);
 
+  /**
+   * Locates `numbers` in batches: the first opens the watch unless one is running (`target`),
+   * in which case they are added to it, which is also how a start cut short is finished.
+   */
   const start = useMutation({
-    mutationFn: async ({ groupId, numbers }: { groupId: string; numbers: string[] }) => {
-      let sessionId: string | null = null;
+    mutationFn: async ({
+      groupId,
+      numbers: given,
+    }: {
+      groupId: string;
+      numbers: string[] | null;
+    }) => {
+      // The whole group (bar opted-out numbers) unless told which numbers.
+      const numbers =
+        given ??
+        expect(await api.overwatch.group({ params: { id: groupId } }), 200)
+          .members.filter((member) => !member.optedOut)
+          .map((member) => member.phoneNumber);
+      let sessionId: string | null = target?.sessionId ?? null;
       const skipped: string[] = [];
       setProgress({ done: 0, total: numbers.length, skipped });
       for (let from = 0; from < numbers.length; from += maxNumbersPerRequest) {
@@ -212,6 +235,8 @@ export function useWatch(onAlert: (alert: WatchAlert, number: string) => void) {
     progress,
     ended,
     connection,
+    reconnect: socket.reconnectNow,
+    groupError: group.error,
     loadingActive: active.isPending,
     start,
     end,

@@ -54,6 +54,8 @@ export class WatchStore {
   readonly log: WatchLogEntry[] = [];
   readonly alerts: WatchAlert[] = [];
   version = 0;
+  /** The highest seq applied: a replay (a socket opened again) never applies an event twice. */
+  private lastSeq = 0;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
 
@@ -78,6 +80,10 @@ export class WatchStore {
     const callerId = data.callerId;
     if (typeof callerId !== 'string') return [];
     const seq = typeof data.seq === 'number' ? data.seq : 0;
+    if (seq > 0) {
+      if (seq <= this.lastSeq) return [];
+      this.lastSeq = seq;
+    }
     const line = logLine(event, data);
     if (line)
       this.log.push({ seq, callerId, time: fromHistory ? null : Date.now(), message: line });

@@ -74,7 +74,8 @@ export function TrainingVideos() {
       {selected && (
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>
-            <VideoPlayer video={selected} headingRef={playerHeading} />
+            {/* One player per video: nothing of the last one (time, a failed save) carries over. */}
+            <VideoPlayer key={selected.id} video={selected} headingRef={playerHeading} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
             <Stack gap="xs">

@@ -36,8 +36,6 @@ export function VideoPlayer({
           {video.title}
         </Title>
         <video
-          // A new element per video, so nothing of the last one (time, captions) carries over.
-          key={video.id}
           controls
           preload="metadata"
           src={video.url}

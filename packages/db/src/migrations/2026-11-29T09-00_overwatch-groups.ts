@@ -39,16 +39,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index overwatch_geofences_group on overwatch_geofences (group_id, position);
 
+    -- Sessions are written every fix batch. The new columns' constant default and nulls need no
+    -- table rewrite; the migration's transaction still holds the table until it commits (the
+    -- validation scans the table once), so run it in a quiet moment on a large deployment.
     alter table tracking_sessions
-      add column kind text not null default 'dispatch' check (kind in ('dispatch', 'overwatch')),
-      add column overwatch_group_id uuid references overwatch_groups (id) on delete set null;
+      add column kind text not null default 'dispatch',
+      add column overwatch_group_id uuid;
+    alter table tracking_sessions
+      add constraint tracking_sessions_kind check (kind in ('dispatch', 'overwatch')) not valid,
+      add constraint tracking_sessions_overwatch_group
+        foreign key (overwatch_group_id) references overwatch_groups (id) on delete set null not valid;
+    alter table tracking_sessions validate constraint tracking_sessions_kind;
+    alter table tracking_sessions validate constraint tracking_sessions_overwatch_group;
     create index tracking_sessions_overwatch_active on tracking_sessions (dispatcher_id, created_at desc)
       where kind = 'overwatch' and status = 'active';
+    -- A group deleted with its team sets its watches' link to null: found by this index.
+    create index tracking_sessions_overwatch_group on tracking_sessions (overwatch_group_id)
+      where overwatch_group_id is not null;
   `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
+    drop index if exists tracking_sessions_overwatch_group;
     drop index if exists tracking_sessions_overwatch_active;
     alter table tracking_sessions drop column overwatch_group_id, drop column kind;
     drop table overwatch_geofences;

@@ -572,27 +572,20 @@ export async function locateMany(
   // opted-out numbers, are given back.
   const { textable, untextable } = sortTextable(fresh);
   const reservation = await reserveTexts(deps, principal, session, profile, textable.length);
-  const callers = await addCallers(deps.db, session.id, fresh, language);
-  const located = new Set<string>();
-  if (team?.isActive && team.lookupActive) {
-    await Promise.all(
-      callers.map(async (caller) => {
-        const outcome = await lookUpCaller(deps, session, caller, by);
-        if (outcome.found) located.add(caller.id);
-      }),
-    );
+  let reached: Awaited<ReturnType<typeof reachEach>>;
+  try {
+    reached = await reachEach(deps, session, team, fresh, textable, language, by);
+  } catch (error) {
+    // Nothing says which texts went out before the failure: the allowance is given back whole
+    // (erring towards the next attempt), and those not reached are sent again by a retry.
+    await reservation.release(textable.length);
+    throw error;
   }
-  const toText = callers.filter(
-    (caller) => !located.has(caller.id) && textable.includes(caller.phoneNumber),
-  );
-  const texted = await Promise.all(
-    toText.map(async (caller) => {
-      const outcome = await textCaller(deps, session, team, caller, language, by);
-      return { id: caller.id, phoneNumber: caller.phoneNumber, status: outcome.status };
-    }),
-  );
+  const { callers, located, texted } = reached;
   await reservation.release(
-    textable.length - toText.length + texted.filter((c) => c.status === 'opted-out').length,
+    textable.length -
+      texted.length +
+      texted.filter((caller) => caller.status === 'opted-out').length,
   );
   const answered: LocatedOrTexted[] = [
     ...callers
@@ -611,6 +604,38 @@ export async function locateMany(
     invalid,
     untextable: untextable.filter((entry) => !foundNumbers.has(entry.phoneNumber)),
   };
+}
+
+/** `locateMany`'s work once the allowance is held: add, look up, then text the rest. */
+async function reachEach(
+  deps: TrackingDeps,
+  session: SessionRow,
+  team: TeamRow | null,
+  numbers: string[],
+  textable: string[],
+  language: SmsLanguage,
+  by: Requester,
+) {
+  const callers = await addCallers(deps.db, session.id, numbers, language);
+  const located = new Set<string>();
+  if (team?.isActive && team.lookupActive) {
+    await Promise.all(
+      callers.map(async (caller) => {
+        const outcome = await lookUpCaller(deps, session, caller, by);
+        if (outcome.found) located.add(caller.id);
+      }),
+    );
+  }
+  const toText = callers.filter(
+    (caller) => !located.has(caller.id) && textable.includes(caller.phoneNumber),
+  );
+  const texted = await Promise.all(
+    toText.map(async (caller) => {
+      const outcome = await textCaller(deps, session, team, caller, language, by);
+      return { id: caller.id, phoneNumber: caller.phoneNumber, status: outcome.status };
+    }),
+  );
+  return { callers, located, texted };
 }
 
 /** Keeps apart the numbers that cannot receive texts, with why (they are not texted). */

@@ -28,11 +28,34 @@ export async function findWatchKind(db: Database, sessionId: string) {
     .executeTakeFirst();
 }
 
-export async function watchNumbers(db: Database, sessionId: string): Promise<Set<string>> {
+/**
+ * The numbers of a watch already reached: texted (an outbound text written) or found by the
+ * lookup. A number added but not reached (a request that failed midway) is not among them, so
+ * sending its batch again reaches it.
+ */
+export async function reachedNumbers(db: Database, sessionId: string): Promise<Set<string>> {
   const rows = await db
-    .selectFrom('session_callers')
-    .select('phone_number')
-    .where('session_id', '=', sessionId)
+    .selectFrom('session_callers as c')
+    .select('c.phone_number')
+    .where('c.session_id', '=', sessionId)
+    .where((eb) =>
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('sms_messages as m')
+            .select('m.id')
+            .whereRef('m.caller_id', '=', 'c.id')
+            .where('m.direction', '=', 'outbound'),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('location_lookups as l')
+            .select('l.id')
+            .whereRef('l.caller_id', '=', 'c.id')
+            .where('l.status', '=', 'found'),
+        ),
+      ]),
+    )
     .execute();
   return new Set(rows.map((row) => row.phone_number));
 }

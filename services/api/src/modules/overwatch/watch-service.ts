@@ -8,7 +8,7 @@ import { insertSignedInDispatcherToken } from '../sessions/repo';
 import { openSession } from '../sessions/service';
 import { newToken } from '../sessions/tokens';
 import { requireOverwatchTeam } from './access';
-import { findActiveWatch, findGroupForWatch, findWatchKind, watchNumbers } from './watch-repo';
+import { findActiveWatch, findGroupForWatch, findWatchKind, reachedNumbers } from './watch-repo';
 
 export interface StartWatchInput {
   phoneNumbers: string[];
@@ -52,6 +52,15 @@ export async function startOverwatchStream(
       throw new ApiError(404, 'not-found', 'There is no such watch.');
     sessionId = input.connectionRequestUuid;
   } else {
+    // One watch at a time per admin: a second start (a stale screen, a second tab) would text
+    // the whole group again. The running watch is reopened instead (`active-watch`).
+    const running = await findActiveWatch(deps.db, principal.userId);
+    if (running)
+      throw new ApiError(
+        409,
+        'conflict',
+        'You already have a running watch; it has been reopened. End it before starting another.',
+      );
     const opened = await openSession(deps.db, {
       teamId: team.id,
       createdBy: principal.userId,
@@ -74,7 +83,7 @@ export async function startOverwatchStream(
   }
   // Only a watch this user runs (or one of their team's, as a team admin), and still running.
   const session = await visibleSession(deps, principal, sessionId, { active: true });
-  const skip = await watchNumbers(deps.db, session.id);
+  const skip = await reachedNumbers(deps.db, session.id);
   const located = await locateMany(
     deps,
     principal,
