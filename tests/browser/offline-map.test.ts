@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
@@ -73,7 +76,7 @@ async function centrePixels(page: Page, map: Locator): Promise<Pixels> {
 const drawnLayers = async (map: Locator) =>
   ((await map.getAttribute('data-fallback-basemap')) ?? '').split(' ');
 
-describe('the dashboard map with no reachable tile server', { timeout: 60_000 }, () => {
+describe('the dashboard map with no reachable tile server', { timeout: 90_000 }, () => {
   let env: AuthEnvironment;
 
   beforeAll(async () => {
@@ -100,7 +103,6 @@ describe('the dashboard map with no reachable tile server', { timeout: 60_000 },
 
     // What the dispatcher sees over Kansas and its neighbours: land, crossed by state lines.
     const pixels = await centrePixels(page, map);
-    await page.screenshot({ path: '/tmp/offline-z4.png' });
     expect(pixels.land / pixels.total).toBeGreaterThan(0.5);
     expect(pixels.outlines).toBeGreaterThan(100);
 
@@ -134,14 +136,13 @@ describe('the dashboard map with no reachable tile server', { timeout: 60_000 },
     // At zoom 7 the middle of the map is inside Kansas, far from any state line: what is drawn
     // there is county lines.
     const after = await centrePixels(page, map);
-    await page.screenshot({ path: '/tmp/offline-z7.png' });
     expect(after.land / after.total).toBeGreaterThan(0.5);
     expect(after.outlines).toBeGreaterThan(100);
     await page.context().close();
   });
 });
 
-describe('the dashboard map with tiles that load', { timeout: 60_000 }, () => {
+describe('the dashboard map with tiles that load', { timeout: 90_000 }, () => {
   let env: AuthEnvironment;
 
   beforeAll(async () => {
@@ -165,3 +166,45 @@ describe('the dashboard map with tiles that load', { timeout: 60_000 }, () => {
     await page.context().close();
   });
 });
+
+describe(
+  'the dashboard map with a PMTiles archive that cannot be read',
+  { timeout: 90_000 },
+  () => {
+    let env: AuthEnvironment;
+    let dir: string;
+
+    beforeAll(async () => {
+      // Served by this API (MAP_PMTILES_URL is a path), but not an archive: every tile fails.
+      dir = mkdtempSync(join(tmpdir(), 'locus-offline-map-'));
+      writeFileSync(join(dir, 'broken.pmtiles'), Buffer.alloc(32 * 1024, 7));
+      env = await startAuthEnvironment({ MAP_PMTILES_URL: join(dir, 'broken.pmtiles') });
+    });
+
+    afterAll(async () => {
+      await env?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('reads the archive ahead of the raster tiles, and falls back to the offline map', async () => {
+      const { page } = await newPage(env.browser);
+      const ranges: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/map-data/basemap.pmtiles'))
+          ranges.push(request.headers()['range'] ?? '');
+      });
+      await signInWithForm(page, env.api.url, DISPATCHER);
+      const map = page.getByRole('region', { name: 'Map' });
+      await map.getByRole('status').filter({ hasText: 'Offline map' }).waitFor();
+      expect(ranges.length).toBeGreaterThan(0);
+      expect(ranges[0]).toMatch(/^bytes=0-/);
+      // The raster tiles (this server's blank tile) were never asked for.
+      expect(await map.locator('img.leaflet-tile').count()).toBe(0);
+      await page.waitForFunction(
+        () => document.querySelector<HTMLElement>('.leaflet-container')?.dataset.fallbackBasemap,
+      );
+      expect(await drawnLayers(map)).toEqual(['land', 'countries', 'states']);
+      await page.context().close();
+    });
+  },
+);

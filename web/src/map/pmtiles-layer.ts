@@ -1,5 +1,5 @@
 import L from 'leaflet';
-import { FetchSource, PMTiles, type RangeResponse, type Source } from 'pmtiles';
+import { PMTiles, type RangeResponse } from 'pmtiles';
 import { leafletLayer } from 'protomaps-leaflet';
 
 export interface TileReport {
@@ -7,33 +7,35 @@ export interface TileReport {
   failed(): void;
 }
 
-/**
- * Tells BaseMap how each read of the archive went. protomaps-leaflet shows a tile whether its
- * data arrived or not (it logs the error and paints the background), so its tile events say
- * nothing about the server: the reads do. A read cancelled by zooming is neither.
- */
-class ReportingSource implements Source {
-  constructor(
-    private readonly source: Source,
-    private readonly report: TileReport,
-  ) {}
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
-  getKey(): string {
-    return this.source.getKey();
+/**
+ * Tells BaseMap how each tile read went. protomaps-leaflet shows a tile whether its data came or
+ * not (it logs the error and paints the background), so its tile events say nothing: the reads
+ * do. Per tile, not per byte range, so an archive that downloads but cannot be read (truncated,
+ * not PMTiles) counts as failing too. No tile at a place (outside an extract) is not a failure;
+ * a read cancelled by zooming is neither.
+ */
+class ReportingPMTiles extends PMTiles {
+  constructor(
+    url: string,
+    private readonly report: TileReport,
+  ) {
+    super(url);
   }
 
-  async getBytes(
-    offset: number,
-    length: number,
+  override async getZxy(
+    z: number,
+    x: number,
+    y: number,
     signal?: AbortSignal,
-    etag?: string,
-  ): Promise<RangeResponse> {
+  ): Promise<RangeResponse | undefined> {
     try {
-      const response = await this.source.getBytes(offset, length, signal, etag);
+      const tile = await super.getZxy(z, x, y, signal);
       this.report.loaded();
-      return response;
+      return tile;
     } catch (error) {
-      if (!(error instanceof DOMException && error.name === 'AbortError')) this.report.failed();
+      if (!isAbort(error)) this.report.failed();
       throw error;
     }
   }
@@ -48,6 +50,6 @@ export function pmtilesLayer(url: string, report: TileReport): L.GridLayer {
   // protomaps-leaflet extends the global `L` (Leaflet 1.x plugin style) when a layer is made.
   const global = globalThis as { L?: typeof L };
   global.L ??= L;
-  const archive = new PMTiles(new ReportingSource(new FetchSource(url), report));
+  const archive = new ReportingPMTiles(url, report);
   return leafletLayer({ url: archive, flavor: 'light', lang: 'en' }) as unknown as L.GridLayer;
 }
