@@ -18,7 +18,9 @@ export interface Share {
 }
 
 export interface Attribution {
+  /** How long the trace and the profile actually covered (a busy page answers late). */
   windowSeconds: number;
+  profileSeconds: number;
   /** Main thread busy (top-level tasks), share of the window. */
   busyShare: number;
   byKind: Share[];
@@ -87,8 +89,20 @@ const kindNames: Record<string, string> = {
   'V8.GCScavenger': 'garbage collection',
   'V8.GCFinalizeMC': 'garbage collection',
   ParseHTML: 'HTML parsing',
+  'LocalFrameView::performLayout': 'layout',
+  'Document::recalcStyle': 'style recalculation',
+  'Document::updateStyle': 'style recalculation',
+  'Blink.ForcedStyleAndLayout.UpdateTime': 'layout',
+  'LocalFrameView::RunPrePaintLifecyclePhase': 'pre-paint',
+  'Blink.PrePaint.UpdateTime': 'pre-paint',
+  'Blink.Paint.UpdateTime': 'paint',
+  'InlineNode::ShapeTextIncludingFirstLine': 'layout (text shaping)',
+  'Canvas2DResourceProvider::ProduceCanvasResource': 'canvas (producing the frame)',
+  'V8.GC_SCAVENGER_SCAVENGE_PARALLEL': 'garbage collection',
+  'Receive mojo message': 'messages from the browser process (IPC)',
+  'SimpleWatcher::OnHandleReady': 'messages from the browser process (IPC)',
+  'ThreadControllerImpl::RunTask': 'task overhead (not in a named event)',
   RunTask: 'task overhead (not in a named event)',
-  ThreadControllerImpl: 'task overhead (not in a named event)',
 };
 
 const r = (n: number): number => Math.round(n);
@@ -104,12 +118,14 @@ function top(map: Map<string, number>, windowMs: number, limit: number): Share[]
 async function trace(
   client: CDPSession,
   windowMs: number,
-): Promise<{ byKind: Map<string, number>; busyMs: number }> {
+): Promise<{ byKind: Map<string, number>; busyMs: number; spanMs: number }> {
   const events: TraceEvent[] = [];
   client.on('Tracing.dataCollected', (payload) => {
     events.push(...(payload.value as unknown as TraceEvent[]));
   });
-  const complete = new Promise<void>((resolve) => client.once('Tracing.tracingComplete', () => resolve()));
+  const complete = new Promise<void>((resolve) =>
+    client.once('Tracing.tracingComplete', () => resolve()),
+  );
   await client.send('Tracing.start', {
     transferMode: 'ReportEvents',
     traceConfig: {
@@ -135,12 +151,17 @@ async function trace(
     if (mine.length > best.length) best = mine;
   }
   const { byName, busyUs } = selfTimes(best);
+  const timed = best.filter((e) => e.ph === 'X' && typeof e.dur === 'number');
+  const spanUs =
+    timed.length === 0
+      ? windowMs * 1000
+      : Math.max(...timed.map((e) => e.ts + e.dur!)) - Math.min(...timed.map((e) => e.ts));
   const byKind = new Map<string, number>();
   for (const [name, us] of byName) {
     const kind = kindNames[name] ?? `other: ${name}`;
     byKind.set(kind, (byKind.get(kind) ?? 0) + us / 1000);
   }
-  return { byKind, busyMs: busyUs / 1000 };
+  return { byKind, busyMs: busyUs / 1000, spanMs: Math.max(spanUs / 1000, windowMs) };
 }
 
 // --- Source maps: just enough to name the file a position of the bundle came from.
@@ -239,13 +260,19 @@ interface ProfileNode {
 async function cpuProfile(
   client: CDPSession,
   windowMs: number,
-): Promise<{ bySource: Map<string, number>; byFunction: Map<string, number> }> {
+): Promise<{ bySource: Map<string, number>; byFunction: Map<string, number>; spanMs: number }> {
   await client.send('Profiler.enable');
   await client.send('Profiler.setSamplingInterval', { interval: 500 });
   await client.send('Profiler.start');
   await new Promise((wait) => setTimeout(wait, windowMs));
   const { profile } = (await client.send('Profiler.stop')) as unknown as {
-    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+    profile: {
+      nodes: ProfileNode[];
+      samples: number[];
+      timeDeltas: number[];
+      startTime: number;
+      endTime: number;
+    };
   };
   await client.send('Profiler.disable');
   const selfUs = new Map<number, number>();
@@ -290,7 +317,7 @@ async function cpuProfile(
     bySource.set(source, (bySource.get(source) ?? 0) + us / 1000);
     byFunction.set(where, (byFunction.get(where) ?? 0) + us / 1000);
   }
-  return { bySource, byFunction };
+  return { bySource, byFunction, spanMs: (profile.endTime - profile.startTime) / 1000 };
 }
 
 /** A trace, then a CPU profile, each over `windowMs`, of the page behind `client`. */
@@ -298,14 +325,16 @@ export async function attribute(client: CDPSession, windowMs: number): Promise<A
   const traced = await trace(client, windowMs);
   const profiled = await cpuProfile(client, windowMs);
   profiled.bySource.delete('(idle)');
+  const seconds = (ms: number): number => Math.round(ms / 100) / 10;
   return {
-    windowSeconds: windowMs / 1000,
-    busyShare: share(traced.busyMs, windowMs),
-    byKind: top(traced.byKind, windowMs, 12),
-    bySource: top(profiled.bySource, windowMs, 12),
+    windowSeconds: seconds(traced.spanMs),
+    profileSeconds: seconds(profiled.spanMs),
+    busyShare: share(traced.busyMs, traced.spanMs),
+    byKind: top(traced.byKind, traced.spanMs, 12),
+    bySource: top(profiled.bySource, profiled.spanMs, 12),
     byFunction: top(
       new Map([...profiled.byFunction].filter(([name]) => name !== '(idle)')),
-      windowMs,
+      profiled.spanMs,
       15,
     ),
   };

@@ -54,7 +54,8 @@ export class Route {
     this.latitude += north / metresPerDegreeLat;
     this.longitude += east / metresPerDegreeLng;
     // Turn back at the edge of the area.
-    if (this.latitude < area.south || this.latitude > area.north) this.heading = Math.PI - this.heading;
+    if (this.latitude < area.south || this.latitude > area.north)
+      this.heading = Math.PI - this.heading;
     if (this.longitude < area.west || this.longitude > area.east) this.heading = -this.heading;
     this.latitude = Math.min(area.north, Math.max(area.south, this.latitude));
     this.longitude = Math.min(area.east, Math.max(area.west, this.longitude));
@@ -118,7 +119,10 @@ export class Fleet {
   ): Promise<PhoneSocket> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url);
-      const timer = setTimeout(() => reject(new Error(`phone ${index}: no socket in 15 s`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`phone ${index}: no socket in 15 s`)),
+        15_000,
+      );
       ws.once('open', () => {
         clearTimeout(timer);
         ws.send(JSON.stringify({ event: 'sharing', data: { sharing: true } }));
@@ -157,9 +161,7 @@ export class Fleet {
         if (this.stopped) return;
         const fix = phone.route.step();
         if (phone.ws.readyState === WebSocket.OPEN) {
-          phone.ws.send(
-            JSON.stringify({ event: 'fix', data: { ...fix, capturedAt: Date.now() } }),
-          );
+          phone.ws.send(JSON.stringify({ event: 'fix', data: { ...fix, capturedAt: Date.now() } }));
           this.counts.sent += 1;
         }
         k += 1;

@@ -5,7 +5,7 @@
 //   --seconds N    measured seconds (default 60), after --warmup N (default 15)
 //   --url <base>   use an already running Locus (its SMS limits must allow N texts)
 import { DEMO_PASSWORD } from '@locus/db';
-import { OutboxSms, realtimePaths } from '@locus/contract';
+import { OutboxSms, phoneStatusLabels, realtimePaths } from '@locus/contract';
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -133,8 +133,9 @@ async function referenceRun(
   phones: number,
   warmUpMs: number,
   windowMs: number,
-): Promise<PageRun> {
+): Promise<{ run: PageRun; attribution: Attribution | null }> {
   const run = emptyRun('reference');
+  let attribution: Attribution | null = null;
   const relay = await startReferenceRelay();
   const context = await newContext(browser);
   let fleet: Fleet | null = null;
@@ -147,13 +148,19 @@ async function referenceRun(
       Array.from({ length: phones }, (_, i) => relay.phoneUrl(i)),
       {
         seed,
-        ackOf: (frame) =>
-          (frame as { event?: string }).event === 'ack' ? 'stored' : null,
+        ackOf: (frame) => ((frame as { event?: string }).event === 'ack' ? 'stored' : null),
       },
     );
     fleet.start();
-    log(`reference: ${phones} phones sending; ${warmUpMs / 1000} s warm-up, ${windowMs / 1000} s measured`);
+    log(
+      `reference: ${phones} phones sending; ${warmUpMs / 1000} s warm-up, ${windowMs / 1000} s measured`,
+    );
     await measure(page, fleet, run, warmUpMs, windowMs);
+    try {
+      attribution = await attribute(await context.newCDPSession(page), attributionMs);
+    } catch (error) {
+      log(`reference attribution failed: ${errorText(error)}`);
+    }
   } catch (error) {
     run.error = errorText(error);
   } finally {
@@ -162,7 +169,7 @@ async function referenceRun(
     await context.close();
     await relay.stop();
   }
-  return run;
+  return { run, attribution };
 }
 
 async function locusRun(
@@ -222,7 +229,9 @@ async function locusRun(
       .getByRole('listitem')
       .nth(phones - 1)
       .waitFor({ timeout: 120_000 });
-    log(`watch started, ${phones} phones listed in ${Date.now() - startedAt} ms; reading the links`);
+    log(
+      `watch started, ${phones} phones listed in ${Date.now() - startedAt} ms; reading the links`,
+    );
     const watch = await call<{ watch: { uuid: string } | null }>(
       baseUrl,
       'GET',
@@ -244,20 +253,51 @@ async function locusRun(
       },
     );
     fleet.start();
-    log(`Locus: ${phones} phones sending; ${warmUpMs / 1000} s warm-up, ${windowMs / 1000} s measured`);
+    log(
+      `Locus: ${phones} phones sending; ${warmUpMs / 1000} s warm-up, ${windowMs / 1000} s measured`,
+    );
     await measure(page, fleet, run, warmUpMs, windowMs);
+    const list = page.getByRole('list', { name: 'Phones in this watch' });
+    const sharing = await list
+      .getByRole('listitem')
+      .filter({ hasText: /Sharing/ })
+      .count();
+    const rows = await list.getByRole('listitem').count();
+    const listText =
+      (await page
+        .getByText(/^\d+ of \d+ phones$/)
+        .first()
+        .textContent()
+        .catch(() => null)) ?? '';
+    // What each row's badge says, right after the window (the rows are the page's own view).
+    const statuses = await page.evaluate((labels) => {
+      const counts: Record<string, number> = {};
+      const { document } = globalThis as unknown as {
+        document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
+      };
+      const items = Array.from(
+        document.querySelectorAll('ul[aria-label="Phones in this watch"] li'),
+      );
+      for (const li of items) {
+        const text = li.textContent ?? '';
+        const label = labels.find((l) => text.includes(l)) ?? 'other';
+        counts[label] = (counts[label] ?? 0) + 1;
+      }
+      return counts;
+    }, Object.values(phoneStatusLabels));
+    run.sharingRows = {
+      sharing,
+      rows,
+      listText: `${listText}; ${Object.entries(statuses)
+        .map(([label, n]) => `${n} ${label}`)
+        .join(', ')}`,
+    };
     log(`Locus: p99 ${run.frames?.p99Ms} ms; attributing the main thread's time`);
     try {
       attribution = await attribute(await context.newCDPSession(page), attributionMs);
     } catch (error) {
       log(`attribution failed: ${errorText(error)}`);
     }
-    const list = page.getByRole('list', { name: 'Phones in this watch' });
-    const sharing = await list.getByRole('listitem').filter({ hasText: /Sharing/ }).count();
-    const rows = await list.getByRole('listitem').count();
-    const listText =
-      (await page.getByText(/^\d+ of \d+ phones$/).first().textContent().catch(() => null)) ?? '';
-    run.sharingRows = { sharing, rows, listText };
   } catch (error) {
     run.error = errorText(error);
   } finally {
@@ -265,9 +305,13 @@ async function locusRun(
     if (fleet) run.phones = { ...fleet.counts };
     await context.close();
     if (sessionUuid)
-      await call(baseUrl, 'POST', `/api/v1/location/set-date-time-completed/${sessionUuid}`, token, {}).catch(
-        (error: unknown) => log(`could not end the watch: ${errorText(error)}`),
-      );
+      await call(
+        baseUrl,
+        'POST',
+        `/api/v1/location/set-date-time-completed/${sessionUuid}`,
+        token,
+        {},
+      ).catch((error: unknown) => log(`could not end the watch: ${errorText(error)}`));
   }
   return { run, attribution };
 }
@@ -325,7 +369,12 @@ export async function runOverwatchBench(argv: string[]): Promise<number> {
       headless: true,
       args: chromiumFlags,
     });
-    const reference = await referenceRun(browser, phones, warmUp * 1000, seconds * 1000);
+    const { run: reference, attribution: referenceAttribution } = await referenceRun(
+      browser,
+      phones,
+      warmUp * 1000,
+      seconds * 1000,
+    );
     log(
       `reference: p50 ${reference.frames?.p50Ms} ms, p99 ${reference.frames?.p99Ms} ms` +
         (reference.error ? `; ERROR ${reference.error}` : ''),
@@ -370,7 +419,7 @@ export async function runOverwatchBench(argv: string[]): Promise<number> {
       reference,
       locus,
       p99Ratio,
-      attribution,
+      attribution: { locus: attribution, reference: referenceAttribution },
     };
     const report: OverwatchReport = { ...partial, targets: checkTargets(partial) };
     const written = writeOverwatchReport(report);

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { seed } from '../../../infra/src/database-tasks';
 import { freePort } from '../../../infra/src/free-port';
@@ -15,6 +15,14 @@ export function killOverwatchChildren(): void {
   for (const child of started) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
+}
+
+/** The files under /assets/ that a copy's index.html names and the copy lacks. */
+function missingAssets(dist: string): string[] {
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) return ['index.html'];
+  const named = [...readFileSync(index, 'utf8').matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)];
+  return named.map((match) => match[1]!).filter((file) => !existsSync(join(dist, file)));
 }
 
 async function stopWithin(child: ChildProcess, ms: number): Promise<void> {
@@ -45,16 +53,42 @@ export async function startOverwatchProduct(
     throw new Error('DATABASE_URL and REDIS_URL must be set: run it as `npm run bench -- …`');
   const notes: string[] = [];
   await seed(databaseUrl);
-  try {
-    await buildWebIfStale();
-  } catch (error) {
-    if (!existsSync(join(webDist, 'index.html'))) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    notes.push(`the web build failed (${reason}); the previous build in web/dist was measured`);
-    console.warn(`[overwatch] ${notes.at(-1)}`);
+  // Other work on this checkout may be building web/dist at the same moment (Vite empties it
+  // first): a failed build is tried again, and the copy is taken only once every file the
+  // console's index.html names is there.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await buildWebIfStale();
+      break;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (attempt < 3) {
+        console.warn(`[overwatch] ${reason}; trying again in 20 s`);
+        await new Promise((wait) => setTimeout(wait, 20_000));
+        continue;
+      }
+      if (!existsSync(join(webDist, 'index.html'))) throw error;
+      notes.push(`the web build failed (${reason}); the previous build in web/dist was measured`);
+      console.warn(`[overwatch] ${notes.at(-1)}`);
+      break;
+    }
   }
   const servedDist = join(logDir, 'web-dist');
-  cpSync(webDist, servedDist, { recursive: true });
+  for (let attempt = 1; ; attempt += 1) {
+    rmSync(servedDist, { recursive: true, force: true });
+    let missing: string[];
+    try {
+      cpSync(webDist, servedDist, { recursive: true });
+      missing = missingAssets(servedDist);
+    } catch (error) {
+      // A file deleted under the copy: a build is running.
+      missing = [error instanceof Error ? error.message : String(error)];
+    }
+    if (missing.length === 0) break;
+    if (attempt >= 10)
+      throw new Error(`web/dist stays incomplete (no ${missing.join(', ')}): is a build running?`);
+    await new Promise((wait) => setTimeout(wait, 10_000));
+  }
   const port = await freePort();
   const env = {
     DATABASE_URL: databaseUrl,

@@ -47,7 +47,7 @@ export interface OverwatchReport {
   locus: PageRun;
   /** Locus p99 ÷ reference p99. */
   p99Ratio: number | null;
-  attribution: Attribution | null;
+  attribution: { locus: Attribution | null; reference: Attribution | null };
   targets: TargetCheck[];
 }
 
@@ -114,13 +114,34 @@ export function summaryTable(report: OverwatchReport): string[] {
 const shareRows = (shares: Share[]): string[] =>
   shares.map((s) => `| ${s.name.replace(/\|/g, '\\|')} | ${fmt(s.ms)} | ${pct(s.share)} |`);
 
+function attributionSection(whose: string, a: Attribution | null): string[] {
+  if (!a) return [];
+  return [
+    `## Where ${whose} main thread goes (${a.windowSeconds} s trace, then ${a.profileSeconds} s CPU profile, after the measured window, phones still sending)`,
+    '',
+    `Main thread busy ${pct(a.busyShare)} of the trace window.`,
+    '',
+    '| kind of work (trace, self time) | ms | share of the window |',
+    '|---|---|---|',
+    ...shareRows(a.byKind),
+    '',
+    '| code (CPU profile self time, by source map) | ms | share of the window |',
+    '|---|---|---|',
+    ...shareRows(a.bySource),
+    '',
+    '| function (CPU profile self time) | ms | share of the window |',
+    '|---|---|---|',
+    ...shareRows(a.byFunction),
+    '',
+  ];
+}
+
 export function toMarkdown(report: OverwatchReport): string {
   const { machine, settings } = report;
   const counts = (run: PageRun): string =>
     run.phones
       ? `${fmt(run.phones.sent)} fixes sent, ${fmt(run.phones.acked)} acked, ${fmt(run.phones.refused)} refused, ${fmt(run.phones.errors)} error frames, ${fmt(run.phones.closedEarly)} sockets closed early`
       : 'no phones';
-  const a = report.attribution;
   return [
     `# Locus Overwatch frame-time benchmark — ${report.startedAt}`,
     '',
@@ -145,31 +166,12 @@ export function toMarkdown(report: OverwatchReport): string {
     `- Reference: ${counts(report.reference)}.`,
     ...[report.locus, report.reference]
       .filter((run) => run.pageErrors.length > 0 || run.error)
-      .map(
-        (run) =>
-          `- ${run.page}: ${run.error ?? ''} ${run.pageErrors.slice(0, 5).join('; ')}`.trimEnd(),
+      .map((run) =>
+        `- ${run.page}: ${run.error ?? ''} ${run.pageErrors.slice(0, 5).join('; ')}`.trimEnd(),
       ),
     '',
-    ...(a
-      ? [
-          `## Where Locus's main thread goes (${a.windowSeconds} s trace, then ${a.windowSeconds} s CPU profile, after the measured window, phones still sending)`,
-          '',
-          `Main thread busy ${pct(a.busyShare)} of the trace window.`,
-          '',
-          '| kind of work (trace, self time) | ms | share of the window |',
-          '|---|---|---|',
-          ...shareRows(a.byKind),
-          '',
-          '| code (CPU profile self time, by source map) | ms | share of the window |',
-          '|---|---|---|',
-          ...shareRows(a.bySource),
-          '',
-          '| function (CPU profile self time) | ms | share of the window |',
-          '|---|---|---|',
-          ...shareRows(a.byFunction),
-          '',
-        ]
-      : []),
+    ...attributionSection('Locus’s', report.attribution.locus),
+    ...attributionSection('the reference page’s', report.attribution.reference),
     '- **Frame time**: the difference between successive `requestAnimationFrame` timestamps, from a loop added before the page’s own scripts; nearest-rank percentiles over the frames that began in the measured window. A frame Chromium skips shows as one longer delta (33.3, 50 ms …).',
     '- **Long tasks**: `PerformanceObserver({ type: "longtask", buffered: true })` entries (main-thread tasks over 50 ms) that began in the window.',
     '- **Fixes reaching the page**: WebSocket messages to the page that carry a fix (`new-location-available` from Locus, `"event":"fix"` from the relay), counted by a listener beside the page’s own.',

@@ -13,13 +13,19 @@ import { phoneStatusLabels } from '@locus/contract';
 /** Below this zoom, phones closer than `CLUSTER_PIXELS` on screen are drawn as one cluster. */
 const CLUSTER_BELOW_ZOOM = 14;
 const CLUSTER_PIXELS = 48;
+/**
+ * Beyond this many phones in sight, names show on hover and in the list, not on the map: every
+ * permanent label is a DOM element laid out again whenever its phone moves (the bench's
+ * layout time), and 200 overlapping labels are unreadable anyway.
+ */
+const MAX_PERMANENT_LABELS = 40;
 
 interface PhoneLayers {
   dot: L.CircleMarker;
   circle: L.Circle;
   trail: L.Polyline;
   jumps: L.Polyline;
-  /** What was last drawn, so an unchanged phone costs nothing. */
+  /** What was last drawn (the dot's key, then the circle's), so an unchanged phone costs nothing. */
   drawn: string;
   trailKey: string;
   /** Live trails grow by appending: the last fix drawn and how many fixes were drawn. */
@@ -109,6 +115,14 @@ function PhonesLayer({
         .addTo(clusters.current);
     }
 
+    const bounds = map.getBounds();
+    const inSight = views.filter(
+      (view) =>
+        view.fix &&
+        !clustered.has(view.callerId) &&
+        bounds.contains([view.fix.latitude, view.fix.longitude]),
+    ).length;
+    const labelled = inSight <= MAX_PERMANENT_LABELS;
     const seen = new Set<string>();
     for (const view of views) {
       seen.add(view.callerId);
@@ -126,23 +140,34 @@ function PhonesLayer({
       const radius = grownRadius(fix, moment, settings);
       const colour = statusColours[view.status];
       const isSelected = view.callerId === selected;
-      const drawn = `${fix.seq}|${view.status}|${Math.round(radius)}|${visible}|${isSelected}|${view.label ?? view.number}`;
-      if (drawn !== phone.drawn) {
-        phone.drawn = drawn;
-        const position = L.latLng(fix.latitude, fix.longitude);
-        if (visible) {
+      // Three keys, so that a stale phone's circle growing each second moves nothing else: a
+      // label's position or text set again makes Leaflet measure it (a layout of the page).
+      const dotKey = `${fix.seq}|${view.status}|${visible}|${isSelected}|${labelled}`;
+      const circleKey = `${fix.seq}|${view.status}|${Math.round(radius)}|${visible}`;
+      const label =
+        `${escapeHtml(view.label ?? view.number)} · ${phoneStatusLabels[view.status]}` +
+        (view.jumpFlagged ? ' · impossible jump' : '');
+      const position = L.latLng(fix.latitude, fix.longitude);
+      if (!visible) {
+        phone.dot.remove();
+        phone.circle.remove();
+        phone.drawn = '';
+      } else {
+        const [lastDot, lastCircle] = phone.drawn.split('#');
+        if (dotKey !== lastDot) {
+          if (!phone.dot.getLatLng().equals(position)) phone.dot.setLatLng(position);
           phone.dot
-            .setLatLng(position)
             .setStyle({
               color: isSelected ? '#000' : '#fff',
               weight: isSelected ? 3 : 2,
               fillColor: colour,
             })
-            .setRadius(isSelected ? 10 : 8)
-            .setTooltipContent(
-              `${escapeHtml(view.label ?? view.number)} · ${phoneStatusLabels[view.status]}` +
-                (view.jumpFlagged ? ' · impossible jump' : ''),
-            );
+            .setRadius(isSelected ? 10 : 8);
+          if (phone.dot.getTooltip()?.getContent() !== label) phone.dot.setTooltipContent(label);
+          setPermanentLabel(phone.dot, labelled || isSelected);
+          if (!map.hasLayer(phone.dot)) phone.dot.addTo(map);
+        }
+        if (circleKey !== lastCircle) {
           phone.circle
             .setLatLng(position)
             .setRadius(radius)
@@ -151,12 +176,9 @@ function PhonesLayer({
               fillColor: colour,
               dashArray: view.status === 'stale' ? '6 6' : undefined,
             });
-          if (!map.hasLayer(phone.dot)) phone.dot.addTo(map);
           if (!map.hasLayer(phone.circle)) phone.circle.addTo(map);
-        } else {
-          phone.dot.remove();
-          phone.circle.remove();
         }
+        phone.drawn = `${dotKey}#${circleKey}`;
       }
       drawTrail(map, phone, store.phones.get(view.callerId)?.fixes ?? [], fix, {
         live: at === null,
@@ -254,6 +276,14 @@ function drawTrail(
   phone.trailKey = key;
   phone.trailCount = options.live ? fixes.length : 0;
   phone.trailLast = options.live ? (fixes[fixes.length - 1] ?? null) : null;
+}
+
+/** Leaflet fixes a tooltip's permanence when bound: rebind it when that must change. */
+function setPermanentLabel(dot: L.CircleMarker, permanent: boolean): void {
+  const tooltip = dot.getTooltip();
+  if (!tooltip || tooltip.options.permanent === permanent) return;
+  const content = tooltip.getContent();
+  dot.unbindTooltip().bindTooltip(content ?? '', { ...tooltip.options, permanent });
 }
 
 function hide(phone: PhoneLayers): void {

@@ -43,10 +43,16 @@ function logLine(event: string, data: Record<string, unknown>): string | null {
 }
 
 /**
+ * How often the screen is told at most. 200 phones at 1 fix/s is 200 frames a second; redrawing
+ * the map and the 200-row list for each (or each animation frame) kept the main thread busy
+ * (the Overwatch bench, docs/benchmarks.md). Four times a second is live to a person watching.
+ */
+export const WATCH_REDRAW_MS = 250;
+
+/**
  * Every phone of a watch, rebuilt from the dispatcher socket's frames (the history on join, then
- * live) with the shared analysis. Frames arrive faster than a screen should redraw (200 phones at
- * 1 fix/s), so listeners are told at most once per animation frame; `version` says something
- * changed.
+ * live) with the shared analysis. Listeners are told at most once per `WATCH_REDRAW_MS`;
+ * `version` says something changed.
  */
 export class WatchStore {
   readonly phones = new Map<string, WatchedPhone>();
@@ -61,7 +67,8 @@ export class WatchStore {
 
   constructor(
     private settings: WatchSettings,
-    private readonly schedule: (run: () => void) => void = (run) => requestAnimationFrame(run),
+    private readonly schedule: (run: () => void) => void = (run) =>
+      setTimeout(() => requestAnimationFrame(run), WATCH_REDRAW_MS),
   ) {}
 
   setSettings(settings: WatchSettings): void {
