@@ -25,7 +25,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const { waitForSms } = trackingHelpers(() => env);
+const { waitForSms, outboxSms } = trackingHelpers(() => env);
 const teamAdmin = 'teamadmin@demo-county.test';
 
 // A square of about 1.7 × 2.2 km around (38.63, -90.2), St. Louis' riverfront.
@@ -158,6 +158,9 @@ describe('Overwatch', { timeout: 120_000 }, () => {
       },
       ['[data-testid="overwatch-uncertainty"]', first] as const,
     );
+    await expect
+      .poll(() => page.getByTestId('overwatch-announcer').textContent())
+      .toMatch(/Entered Riverfront/);
     await expectAccessible(page, 'Overwatch with a stale phone selected');
 
     // The timeline: at its start the team lead was still outside the geofence.
@@ -177,6 +180,12 @@ describe('Overwatch', { timeout: 120_000 }, () => {
     await page.getByText(/38\.63000, -90\.20850/).waitFor();
     // Once per crossing, however often the screen has redrawn since.
     expect(await alerts.getByText('Entered Riverfront').count()).toBe(1);
+
+    // The stale volunteer is texted a new link from its details.
+    await row(page, 'SAR volunteer 1').click();
+    await page.getByRole('button', { name: 'Text a new link' }).click();
+    await page.getByText('Texted.', { exact: true }).waitFor();
+    expect(await outboxSms(volunteer)).toHaveLength(2);
 
     await walker.close();
     await lost.close();

@@ -57,8 +57,7 @@ export async function settled(page: Page): Promise<void> {
     });
     const fading = [
       ...document.querySelectorAll(
-        // A notification fading in or out is half transparent: axe would judge its contrast.
-        '.mantine-Modal-content, .mantine-Modal-overlay, .mantine-Drawer-content, .mantine-Drawer-overlay, .mantine-Notification-root',
+        '.mantine-Modal-content, .mantine-Modal-overlay, .mantine-Drawer-content, .mantine-Drawer-overlay',
       ),
     ].some((element) => getComputedStyle(element).opacity !== '1');
     return !moving && !fading;

@@ -14,7 +14,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -72,14 +71,10 @@ function Watch() {
   const [announcement, setAnnouncement] = useState('');
   const tiles = usePublicConfig().data?.map;
 
+  // A crossing or a jump is announced (and listed under Alerts, newest first); no toast, which
+  // would cover the map where the phones are.
   const onAlert = useCallback((alert: WatchAlert, number: string) => {
-    const text = `${number}: ${alert.message}`;
-    setAnnouncement(text);
-    notifications.show({
-      color: alert.kind === 'impossible-jump' ? 'red' : 'orange',
-      title: alert.kind === 'impossible-jump' ? 'Impossible jump' : 'Geofence',
-      message: text,
-    });
+    setAnnouncement(`${number}: ${alert.message}`);
   }, []);
   const watch = useWatch(onAlert);
   const now = useNow(1000);
@@ -98,6 +93,15 @@ function Watch() {
     // `version` is the store's change counter: the phones are read from the store.
     [store, version, labels, settings, now, at],
   );
+  // From the watch's start, or from an earlier fix (one that waited on a phone, or the lookup's).
+  const timelineStart = useMemo(() => {
+    let earliest = target?.startedAt ?? now;
+    for (const phone of store.phones.values())
+      if (phone.fixes[0] && phone.fixes[0].capturedAt < earliest)
+        earliest = phone.fixes[0].capturedAt;
+    return earliest;
+    // `version` is the store's change counter.
+  }, [store, version, target, now]);
   const select = (callerId: string) => {
     setSelected(callerId);
     setFocus({ callerId, at: Date.now() });
@@ -264,7 +268,7 @@ function Watch() {
               onSelect={select}
               tiles={tiles}
             />
-            <Timeline start={target.startedAt} now={now} at={at} onChange={setAt} />
+            <Timeline start={timelineStart} now={now} at={at} onChange={setAt} />
           </div>
           <aside className="locus-overwatch-side" aria-label="Phones">
             <AlertList
@@ -275,10 +279,13 @@ function Watch() {
             />
             {selected ? (
               <PhoneDetails
+                key={selected}
                 view={views.find((view) => view.callerId === selected)}
                 log={store.log.filter((entry) => entry.callerId === selected)}
                 settings={settings}
                 moment={at ?? now}
+                sessionId={target.sessionId}
+                language={watch.group?.language ?? 'en'}
                 onClose={() => setSelected(null)}
               />
             ) : null}

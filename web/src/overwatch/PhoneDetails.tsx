@@ -1,5 +1,12 @@
-import { grownRadius, phoneStatusLabels, type WatchSettings } from '@locus/contract';
-import { CloseButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import {
+  grownRadius,
+  phoneStatusLabels,
+  type SmsLanguage,
+  type WatchSettings,
+} from '@locus/contract';
+import { Button, CloseButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { api, ApiError, expect } from '../app/api';
 import { formatAge, type PhoneView } from './phone-view';
 import type { WatchLogEntry } from './watch-store';
 
@@ -7,19 +14,41 @@ const time = (ms: number | null) =>
   ms === null ? 'earlier' : new Date(ms).toLocaleTimeString([], { hour12: false });
 
 /** The phone picked on the map or in the list: where it was last, how sure, and its log. */
+/**
+ * A new link for one phone: one the lookup found (it was never texted, and one fix does not
+ * follow anyone), one that never opened its text, or one that stopped. The previous link stops
+ * working.
+ */
+function useTextLink(sessionId: string, language: SmsLanguage) {
+  return useMutation({
+    mutationFn: async (phoneNumber: string) =>
+      expect(
+        await api.tracking.requestAdditionalLocations({
+          body: { connectionRequestUuid: sessionId, newNumbers: [phoneNumber], language },
+        }),
+        200,
+      ),
+  });
+}
+
 export function PhoneDetails({
   view,
   log,
   settings,
   moment,
+  sessionId,
+  language,
   onClose,
 }: {
   view: PhoneView | undefined;
   log: WatchLogEntry[];
   settings: WatchSettings;
   moment: number;
+  sessionId: string;
+  language: SmsLanguage;
   onClose: () => void;
 }) {
+  const textLink = useTextLink(sessionId, language);
   if (!view) return null;
   const fix = view.fix;
   return (
@@ -49,6 +78,23 @@ export function PhoneDetails({
         ) : (
           <Text size="sm">No fix yet.</Text>
         )}
+        <Group gap="xs">
+          <Button
+            size="compact-sm"
+            variant="light"
+            loading={textLink.isPending}
+            onClick={() => textLink.mutate(view.number)}
+          >
+            Text a new link
+          </Button>
+          <Text size="xs" role="status">
+            {textLink.isSuccess && 'Texted.'}
+            {textLink.error &&
+              (textLink.error instanceof ApiError
+                ? textLink.error.message
+                : 'Not texted; try again.')}
+          </Text>
+        </Group>
         <Title order={3} fz="sm" mt="xs">
           Log
         </Title>
