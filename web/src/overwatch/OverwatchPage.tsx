@@ -52,7 +52,7 @@ export function OverwatchPage() {
       <Alert color="red" title="Overwatch is not available to your team" m="md">
         Overwatch needs your team to have the premiere level. Ask your agency administrator or Locus
         sales.{' '}
-        <Anchor component={Link} to="/dashboard">
+        <Anchor component={Link} to="/dashboard" underline="always">
           Back to Map
         </Anchor>
       </Alert>
@@ -182,7 +182,7 @@ function Watch() {
       {groups.data?.length === 0 && !target && (
         <Text>
           Your team has no Overwatch groups yet.{' '}
-          <Anchor component={Link} to="/admin/overwatch">
+          <Anchor component={Link} to="/admin/overwatch" underline="always">
             Create one in Admin → Overwatch
           </Anchor>
           .
@@ -247,7 +247,10 @@ function Watch() {
       )}
       {watch.ended && (
         <Alert color="blue" title="This watch has ended">
-          The links are closed. <Anchor href="/overwatch">Start another watch</Anchor>
+          The links are closed.{' '}
+          <Anchor href="/overwatch" underline="always">
+            Start another watch
+          </Anchor>
         </Alert>
       )}
       <div aria-live="polite" className="locus-visually-hidden" data-testid="overwatch-announcer">
