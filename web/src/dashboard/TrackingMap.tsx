@@ -5,6 +5,7 @@ import { IconFocusCentered } from '@tabler/icons-react';
 import L, { type LatLngBounds, type LatLngExpression } from 'leaflet';
 import { useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { MapContainer, useMap, useMapEvents } from 'react-leaflet';
+import { DescribeMap } from '../map/DescribeMap';
 import { BaseMap } from '../map/BaseMap';
 import { CallerMarker, CallerTrail } from './CallerMarker';
 import { callerColours, callerOrder } from './caller-colours';
@@ -139,21 +140,6 @@ function ShowCaller({
   return null;
 }
 
-/**
- * The map is a keyboard stop of its own (Leaflet: arrows pan, + and − zoom); it says so, and what
- * it shows.
- */
-function DescribeMap({ descriptionId }: { descriptionId: string }) {
-  const map = useMap();
-  useEffect(() => {
-    const element = map.getContainer();
-    element.setAttribute('role', 'region');
-    element.setAttribute('aria-label', 'Map');
-    element.setAttribute('aria-describedby', descriptionId);
-  }, [map, descriptionId]);
-  return null;
-}
-
 /** A caller picked in the side list; `at` tells two picks of the same caller apart. */
 export interface ShowCallerRequest {
   callerId: string;
@@ -250,7 +236,7 @@ export function TrackingMap({
           );
         })}
         <ShowCaller request={showCaller} callers={callers} />
-        <DescribeMap descriptionId={descriptionId} />
+        <DescribeMap label="Map" descriptionId={descriptionId} />
         <AutoFit
           bounds={bounds}
           fixCount={fixCount}

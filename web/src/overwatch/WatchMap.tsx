@@ -1,14 +1,14 @@
 import 'leaflet/dist/leaflet.css';
-import { grownRadius, type WatchFix, type WatchSettings } from '@locus/contract';
+import { grownRadius, phoneStatusLabels, type WatchFix, type WatchSettings } from '@locus/contract';
 import { Box, VisuallyHidden } from '@mantine/core';
 import L from 'leaflet';
 import { useEffect, useId, useRef, useState } from 'react';
 import { MapContainer, useMap, useMapEvents } from 'react-leaflet';
+import { DescribeMap } from '../map/DescribeMap';
 import { BaseMap, type MapTiles } from '../map/BaseMap';
 import type { PhoneView } from './phone-view';
 import { geofenceColour, jumpColour, statusColours } from './status-style';
 import type { WatchStore } from './watch-store';
-import { phoneStatusLabels } from '@locus/contract';
 
 /** Below this zoom, phones closer than `CLUSTER_PIXELS` on screen are drawn as one cluster. */
 const CLUSTER_BELOW_ZOOM = 14;
@@ -356,17 +356,6 @@ function Framing({
   return null;
 }
 
-function DescribeMap({ descriptionId }: { descriptionId: string }) {
-  const map = useMap();
-  useEffect(() => {
-    const element = map.getContainer();
-    element.setAttribute('role', 'region');
-    element.setAttribute('aria-label', 'Overwatch map');
-    element.setAttribute('aria-describedby', descriptionId);
-  }, [map, descriptionId]);
-  return null;
-}
-
 export function WatchMap(props: {
   views: PhoneView[];
   store: WatchStore;
@@ -392,7 +381,7 @@ export function WatchMap(props: {
         <Geofences settings={props.settings} />
         <PhonesLayer {...props} />
         <Framing views={props.views} focus={props.focus} />
-        <DescribeMap descriptionId={descriptionId} />
+        <DescribeMap label="Overwatch map" descriptionId={descriptionId} />
       </MapContainer>
       <VisuallyHidden id={descriptionId}>
         Arrow keys move the map, plus and minus zoom. Every phone on it is also in the list beside
