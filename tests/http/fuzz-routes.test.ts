@@ -131,7 +131,9 @@ describe('every route of the contract under hostile input', () => {
         await check(path, {}, adminToken);
         await check(path, {});
       }
-      for (const body of hostileBodies()) {
+      // GET and DELETE are sent without a body: their hostile input is the path and query.
+      const bodies = route.method === 'GET' || route.method === 'DELETE' ? [] : hostileBodies();
+      for (const body of bodies) {
         await check(fillPath(route.path, '1'), body, adminToken);
       }
       expect(failures).toEqual([]);
