@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { contract, routeSecurity, type RouteSecurity } from '@locus/contract';
+import { contract, partnerScope, routeSecurity, type RouteSecurity } from '@locus/contract';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -136,17 +136,28 @@ describe('the served OpenAPI document', () => {
       scheme: 'bearer',
     });
     expect(served.security).toEqual([{ sessionToken: [] }]);
-    const expected: Record<RouteSecurity, Record<string, string[]>[]> = {
-      session: [{ sessionToken: [] }],
-      public: [],
-      callerLink: [{ callerLinkToken: [] }],
+    const expected: Record<RouteSecurity, (scope?: string) => Record<string, string[]>[]> = {
+      session: () => [{ sessionToken: [] }],
+      public: () => [],
+      callerLink: () => [{ callerLinkToken: [] }],
+      partner: (scope) =>
+        [{ partnerKey: [scope ?? ''] }, { partnerOAuth: [scope ?? ''] }] as Record<
+          string,
+          string[]
+        >[],
     };
     const byName = new Map(
       operations(served).map(([, , operation]) => [operation.operationId, operation]),
     );
     for (const [name, route] of contractRoutes(contract)) {
-      expect(byName.get(name)?.security, name).toEqual(expected[routeSecurity(route)]);
+      expect(byName.get(name)?.security, name).toEqual(
+        expected[routeSecurity(route)](partnerScope(route)),
+      );
     }
+    expect(byName.get('partner.callLists')?.security).toEqual([
+      { partnerKey: ['sessions:read'] },
+      { partnerOAuth: ['sessions:read'] },
+    ]);
     expect(byName.get('auth.signIn')?.security).toEqual([]);
     expect(byName.get('tracking.startStream')?.security).toEqual([{ sessionToken: [] }]);
   });

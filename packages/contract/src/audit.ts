@@ -71,6 +71,10 @@ export const auditActions = [
   'overwatch-group.updated',
   'overwatch-group.archived',
   'overwatch-group.restored',
+  // Issue 15: partner API keys created and revoked, and keys refused (revoked, expired, scope).
+  'api-key.created',
+  'api-key.revoked',
+  'api-key.refused',
 ] as const;
 export const AuditAction = z.enum(auditActions);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -31,4 +31,5 @@ export * from './metrics';
 export * from './training';
 export * from './geofence';
 export * from './overwatch';
+export * from './partner-keys';
 export * from './overwatch-watch';

@@ -26,6 +26,7 @@ import { chatContract } from './chat';
 import { metricsContract } from './metrics';
 import { trainingContract } from './training';
 import { overwatchContract } from './overwatch';
+import { apiKeysContract, oauthContract, partnerContract } from './partner-keys';
 import { ErrorBody } from './errors';
 import { publicRoute } from './route-security';
 
@@ -135,6 +136,9 @@ export const contract = c.router(
     metrics: metricsContract,
     training: trainingContract,
     overwatch: overwatchContract,
+    apiKeys: apiKeysContract,
+    oauth: oauthContract,
+    partner: partnerContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

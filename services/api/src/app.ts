@@ -25,6 +25,9 @@ import { metricsRoutes } from './modules/metrics/routes';
 import { overwatchGroupRoutes } from './modules/overwatch/groups-routes';
 import { readTrainingCatalogue } from './modules/training/catalogue';
 import { trainingRoutes } from './modules/training/routes';
+import { apiKeyRoutes } from './modules/partner/keys-routes';
+import { installPartnerAuth } from './modules/partner/partner-auth';
+import { partnerRoutes } from './modules/partner/partner-routes';
 import { verificationRoutes } from './modules/verification/routes';
 import { usersAdminRoutes } from './modules/users-admin/routes';
 import { teamMemberRoutes } from './modules/team-members/routes';
@@ -174,6 +177,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     },
     revokeRealtime,
   );
+  installPartnerAuth(app, {
+    db,
+    redis,
+    redisPrefix: config.REDIS_KEY_PREFIX,
+    rateLimit: { limit: config.PARTNER_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 },
+  });
   noStoreForSignedInAnswers(app);
   await app.register(cookie);
   await app.register(helmet, {
@@ -229,6 +238,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   metricsRoutes(app, deps);
   overwatchGroupRoutes(app, deps);
   await trainingRoutes(app, { ...deps, catalogue: trainingCatalogue });
+  apiKeyRoutes(app, deps);
+  await partnerRoutes(app, deps);
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);

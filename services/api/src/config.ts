@@ -253,6 +253,11 @@ export const ApiConfig = z.object({
   SMS_RATE_LIMIT_PER_TEAM: int(600),
   /** The window of the two SMS limits; beyond either, 429 `rate-limited` with Retry-After. */
   SMS_RATE_LIMIT_WINDOW_SECONDS: int(600),
+  /**
+   * Requests one partner API key may make per minute, its OAuth tokens' included (issue 15);
+   * beyond it, 429 with Retry-After. Every partner answer says what is left (`RateLimit-*`).
+   */
+  PARTNER_RATE_LIMIT_PER_MINUTE: int(300),
   /** A caller link not opened within this many seconds expires. */
   CALLER_LINK_OPEN_WITHIN_SECONDS: int(2 * 3600),
   /**

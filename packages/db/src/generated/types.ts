@@ -239,6 +239,29 @@ export interface OverwatchGroups {
   updated_at: Generated<Timestamp>;
 }
 
+export interface PartnerAccessTokens {
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  key_id: string;
+  scopes: string[];
+  token_hash: Buffer;
+}
+
+export interface PartnerApiKeys {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  expires_at: Timestamp | null;
+  id: Generated<string>;
+  last_used_at: Timestamp | null;
+  name: string;
+  prefix: string;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
+  scopes: string[];
+  secret_hash: Buffer;
+  team_id: string;
+}
+
 export interface Psaps {
   city: string | null;
   county: string | null;
@@ -446,6 +469,8 @@ export interface DB {
   overwatch_geofences: OverwatchGeofences;
   overwatch_group_members: OverwatchGroupMembers;
   overwatch_groups: OverwatchGroups;
+  partner_access_tokens: PartnerAccessTokens;
+  partner_api_keys: PartnerApiKeys;
   psaps: Psaps;
   session_callers: SessionCallers;
   session_events: SessionEvents;

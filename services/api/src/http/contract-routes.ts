@@ -1,4 +1,4 @@
-import { routeSecurity } from '@locus/contract';
+import { partnerScope, routeSecurity } from '@locus/contract';
 import {
   isAppRoute,
   type AppRoute,
@@ -45,7 +45,8 @@ function parse(schema: unknown, value: unknown, where: string): unknown {
  * Registers a ts-rest router on Fastify 5. (@ts-rest/fastify supports Fastify 4 only.) Every
  * input is parsed with the contract's zod schemas before a handler sees it; a bad one is a 400
  * `validation-failed` that changes nothing. A route the contract does not declare `public` or
- * `callerLink` (`routeSecurity`) needs a signed-in user before any of that.
+ * `callerLink` (`routeSecurity`) needs a signed-in user before any of that; a `partner` route, a
+ * partner key or token with the route's scope.
  */
 export function registerContract<T extends AppRouter>(
   app: FastifyInstance,
@@ -68,6 +69,9 @@ export function registerContract<T extends AppRouter>(
           // from a 400. The handler's own `requireUser` / `requireAdmin` still check the second
           // factor and the roles; `principal()` is memoized, so the session is looked up once.
           if (security === 'session') await request.auth.principal();
+          // A partner route: the key (or token), its allowance and its scope, before the input.
+          const scope = partnerScope(route);
+          if (scope) await request.partnerAuth.require(scope, reply);
           const input = {
             params: parse(route.pathParams, request.params, 'path'),
             query: parse(route.query, request.query, 'query string'),

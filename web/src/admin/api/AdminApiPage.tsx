@@ -1,46 +1,7 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Card,
-  Container,
-  List,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import { IconKey } from '@tabler/icons-react';
-import { useId } from 'react';
+import { Alert, Anchor, Badge, Container, List, Stack, Text, Title } from '@mantine/core';
 import { permissionsOf } from '../../app/permissions';
 import { useSession } from '../../app/session';
-
-/**
- * The partner-access part of one enterprise team. There is nothing to list yet: partner API keys
- * are a separate issue, so this is the empty state that says what they will do.
- */
-function TeamApiAccess({ teamName }: { teamName: string }) {
-  const headingId = useId();
-  return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId}>
-      <Stack gap="sm">
-        <Title order={2} size="h4" id={headingId} style={{ overflowWrap: 'anywhere' }}>
-          {teamName}
-        </Title>
-        <Stack gap="xs" align="center" ta="center" py="md">
-          <ThemeIcon size={48} radius="xl" variant="light" aria-hidden>
-            <IconKey size={26} />
-          </ThemeIcon>
-          <Text fw={600}>No partner access yet</Text>
-          <Text size="sm" c="dimmed" maw={520}>
-            This team has no API keys and no webhooks. Partner access is being prepared; when it
-            opens, this page lists them.
-          </Text>
-        </Stack>
-      </Stack>
-    </Card>
-  );
-}
+import { TeamApiKeys } from './TeamApiKeys';
 
 /**
  * /admin/admin-api (SPEC.md §2, §5: enterprise level only). The route guard sends anyone
@@ -49,8 +10,13 @@ function TeamApiAccess({ teamName }: { teamName: string }) {
  */
 export function AdminApiPage() {
   const { user, teams } = useSession();
+  // The teams whose keys this user manages: enterprise-level, and administered by them (the
+  // API refuses a dispatcher of the team, whatever their role elsewhere).
   const enterpriseTeams = teams.filter(
-    (team) => team.isActive && team.permissionLevels.includes('enterprise'),
+    (team) =>
+      team.isActive &&
+      team.permissionLevels.includes('enterprise') &&
+      (user?.isAdmin === true || team.role === 'admin'),
   );
   const allowed = permissionsOf(user, teams).enterprise;
   return (
@@ -80,7 +46,7 @@ export function AdminApiPage() {
               </List.Item>
               <List.Item>
                 <Text span fw={600}>
-                  Signed webhooks:
+                  Signed webhooks (coming next):
                 </Text>{' '}
                 locations and session events pushed to your endpoint, each signed so that your
                 system can verify it came from Locus.
@@ -104,8 +70,14 @@ export function AdminApiPage() {
             <Badge variant="filled" color="grape.9" w="fit-content">
               Enterprise
             </Badge>
+            {enterpriseTeams.length === 0 && (
+              <Alert color="navy" role="alert" title="No team to manage">
+                Only a team admin of an enterprise-level team can create its API keys. Ask your
+                team’s admin.
+              </Alert>
+            )}
             {enterpriseTeams.map((team) => (
-              <TeamApiAccess key={team.id} teamName={team.teamName} />
+              <TeamApiKeys key={team.id} teamId={team.id} teamName={team.teamName} />
             ))}
           </>
         )}

@@ -1,7 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { modalWidths } from '../../public-site/modal-widths';
-import { failureMessage } from '../teams/queries';
+import { ConfirmModal } from '../ConfirmModal';
 import { closableNotice, useArchiveGroup } from './queries';
 
 /** Archiving asks first; the group can be restored from "Show archived". */
@@ -16,46 +15,34 @@ export function ArchiveGroupModal({
 }) {
   const archive = useArchiveGroup();
   return (
-    <Modal opened onClose={onClose} title="Archive group" size={modalWidths.narrow}>
-      <Stack>
-        <Text>
-          Archive <strong style={{ overflowWrap: 'anywhere' }}>{group.name}</strong>? It leaves the
-          list of groups and cannot be opened in Overwatch until it is restored (Show archived, then
-          Restore). A watch already running keeps going.
-        </Text>
-        {archive.isError && (
-          <Alert color="red" role="alert">
-            {failureMessage(archive.error)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={archive.isPending}
-            onClick={() =>
-              archive.mutate(
-                { id: group.id, archive: true },
-                {
-                  onSuccess: () => {
-                    notifications.show({
-                      ...closableNotice,
-                      color: 'gray',
-                      message: `${group.name} archived`,
-                    });
-                    onClose();
-                    onArchived?.();
-                  },
-                },
-              )
-            }
-          >
-            Archive group
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal
+      title="Archive group"
+      confirmLabel="Archive group"
+      onConfirm={() =>
+        archive.mutate(
+          { id: group.id, archive: true },
+          {
+            onSuccess: () => {
+              notifications.show({
+                ...closableNotice,
+                color: 'gray',
+                message: `${group.name} archived`,
+              });
+              onClose();
+              onArchived?.();
+            },
+          },
+        )
+      }
+      onClose={onClose}
+      pending={archive.isPending}
+      error={archive.error}
+    >
+      <Text>
+        Archive <strong style={{ overflowWrap: 'anywhere' }}>{group.name}</strong>? It leaves the
+        list of groups and cannot be opened in Overwatch until it is restored (Show archived, then
+        Restore). A watch already running keeps going.
+      </Text>
+    </ConfirmModal>
   );
 }

@@ -1,4 +1,4 @@
-import { contract, routeSecurity } from '@locus/contract';
+import { contract, partnerScope, routeSecurity } from '@locus/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 import {
   errorSchema,
@@ -71,7 +71,7 @@ export function openApiDocument({ version, publicUrl }: OpenApiOptions) {
       setOperationId: 'concatenated-path',
       operationMapper: (operation, route) => ({
         ...operation,
-        security: securityRequirement(routeSecurity(route)),
+        security: securityRequirement(routeSecurity(route), partnerScope(route)),
       }),
     },
   );

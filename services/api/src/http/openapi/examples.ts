@@ -105,6 +105,8 @@ const patternExamples: Record<string, string> = {
   '^\\d{4}-\\d{2}-\\d{2}$': '2026-11-28',
   '^\\d{4}-\\d{2}$': '2026-11',
   '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$': 'county911.example.gov',
+  // A partner API key (issue 15): made up, never a real one.
+  '^lk_[A-Za-z0-9]{40}$': 'lk_4fK9x2QaExampleOnlyNotARealKey0000000000',
 };
 
 const formatExamples: Record<string, string> = {

@@ -1,4 +1,4 @@
-import type { RouteSecurity } from '@locus/contract';
+import { apiKeyScopeDescriptions, type PartnerScope, type RouteSecurity } from '@locus/contract';
 
 /**
  * The credentials the API accepts, as OpenAPI security schemes. Each route's kind comes from the
@@ -20,17 +20,42 @@ export const securitySchemes = {
     description:
       'The token in the link texted to a caller; it works until the dispatcher ends the session.',
   },
+  partnerKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A partner API key (`lk_…`) that a team admin of an enterprise-level team created on the ' +
+      "API page, sent as `Authorization: Bearer <key>`. It sees its own team's data only. A " +
+      'revoked or expired key answers 401 `unauthorized`; a key without the route’s scope 403 ' +
+      '`forbidden`.',
+  },
+  partnerOAuth: {
+    type: 'oauth2',
+    description:
+      "OAuth 2.0 client credentials for a partner API key: the key's id is `client_id` and the " +
+      'key is `client_secret`. The access token works like the key, with the scopes asked for.',
+    flows: {
+      clientCredentials: {
+        tokenUrl: '/api/v1/oauth/token',
+        scopes: apiKeyScopeDescriptions,
+      },
+    },
+  },
 } as const;
 
 type SchemeName = keyof typeof securitySchemes;
 
-const requirements: Record<RouteSecurity, Partial<Record<SchemeName, string[]>>[]> = {
+type Requirement = Partial<Record<SchemeName, string[]>>[];
+
+const requirements: Record<Exclude<RouteSecurity, 'partner'>, Requirement> = {
   session: [{ sessionToken: [] }],
   // An empty list overrides the document's default: no credentials.
   public: [],
   callerLink: [{ callerLinkToken: [] }],
 };
 
-export function securityRequirement(kind: RouteSecurity) {
+/** A route's requirement; a partner route's names its scope, for a key or an OAuth token. */
+export function securityRequirement(kind: RouteSecurity, scope?: PartnerScope): Requirement {
+  if (kind === 'partner') return [{ partnerKey: [scope ?? ''] }, { partnerOAuth: [scope ?? ''] }];
   return requirements[kind];
 }

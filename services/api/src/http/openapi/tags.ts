@@ -32,4 +32,8 @@ export const tagDescriptions: Record<keyof typeof contract, string> = {
   overwatch:
     'Overwatch (premiere level): groups of numbers watched together on one live map, with geofences, and starting a watch.',
   training: "Training videos: the deployment's list and each user's watched state.",
+  apiKeys: "Team admins (enterprise level): the team's partner API keys.",
+  oauth: 'OAuth 2.0 client credentials: an access token for a partner API key.',
+  partner:
+    "The partner API: machines of an enterprise team call it with an API key or OAuth token, and see that team's data only.",
 };

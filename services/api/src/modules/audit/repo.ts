@@ -65,7 +65,11 @@ export interface AuditEntry {
     | 'overwatch-group.created'
     | 'overwatch-group.updated'
     | 'overwatch-group.archived'
-    | 'overwatch-group.restored';
+    | 'overwatch-group.restored'
+    // Issue 15: partner API keys.
+    | 'api-key.created'
+    | 'api-key.revoked'
+    | 'api-key.refused';
   /** What it was done to: a user id, or an address for a lockout. */
   subject: string;
   detail?: Record<string, string | number | boolean | null | string[]>;

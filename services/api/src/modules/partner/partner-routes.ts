@@ -1,0 +1,59 @@
+import { oauthContract, partnerContract } from '@locus/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerContract } from '../../http/contract-routes';
+import type { AppDeps } from '../../platform/deps';
+import { listsOfTeam, numbersOf } from '../call-lists/repo';
+import { basicCredentials, issueAccessToken } from './oauth';
+
+/** The partner API (issue 15) and the OAuth token endpoint that opens it. */
+export async function partnerRoutes(
+  app: FastifyInstance,
+  { db }: Pick<AppDeps, 'db'>,
+): Promise<void> {
+  await app.register(async (scope) => {
+    // RFC 6749 asks for a form-encoded token request; JSON stays accepted.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 8 * 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    registerContract(scope, oauthContract, {
+      token: async ({ body }, { request, reply }) => {
+        // Token answers are credentials: never cached (RFC 6749 §5.1).
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        const basic = basicCredentials(request.headers.authorization);
+        return issueAccessToken(db, {
+          grantType: body.grant_type,
+          clientId: basic?.id ?? body.client_id,
+          clientSecret: basic?.secret ?? body.client_secret,
+          scope: body.scope,
+        });
+      },
+    });
+  });
+
+  registerContract(app, partnerContract, {
+    callLists: async (_input, { request, reply }) => {
+      const partner = await request.partnerAuth.require('sessions:read', reply);
+      const lists = await listsOfTeam(db, partner.teamId);
+      const numbers = await numbersOf(
+        db,
+        lists.map((list) => list.id),
+      );
+      return {
+        status: 200,
+        body: {
+          callLists: lists.map((list) => ({
+            id: list.id,
+            callListName: list.name,
+            teamId: list.team_id,
+            numberCount: list.number_count,
+            numbers: numbers
+              .filter((entry) => entry.call_list_id === list.id)
+              .map((entry) => entry.phone_number),
+          })),
+        },
+      };
+    },
+  });
+}

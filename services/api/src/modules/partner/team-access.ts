@@ -1,0 +1,33 @@
+import type { Database } from '@locus/db';
+import { ApiError } from '../../http/errors';
+import type { Principal } from '../auth/guard';
+import { findTeamLevels } from './keys-repo';
+
+/**
+ * SPEC.md §2/§5 and issue 15: a team's partner access is managed by its team admins (and admins
+ * on it) when the team is active and has the enterprise level; platform admins manage any
+ * team's. A team the user is not on is 404, so its existence is not confirmed.
+ */
+export async function requireEnterpriseTeamAdmin(
+  db: Database,
+  principal: Principal,
+  teamId: string,
+): Promise<{ id: string; name: string }> {
+  const onTeam = principal.teamIds.includes(teamId);
+  if (!principal.isPlatformAdmin && !onTeam) throw new ApiError(404, 'not-found', 'No such team.');
+  const team = await findTeamLevels(db, teamId);
+  if (!team) throw new ApiError(404, 'not-found', 'No such team.');
+  const administers =
+    principal.isPlatformAdmin ||
+    principal.adminTeamIds.includes(teamId) ||
+    (principal.isAdmin && onTeam);
+  if (!administers)
+    throw new ApiError(403, 'forbidden', 'Only team admins can manage partner API keys.');
+  if (!team.isActive || !team.levels.includes('enterprise'))
+    throw new ApiError(
+      403,
+      'forbidden',
+      'Partner API access is part of the enterprise level. Contact Locus to upgrade your team.',
+    );
+  return { id: team.id, name: team.name };
+}

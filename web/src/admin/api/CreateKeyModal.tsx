@@ -1,0 +1,155 @@
+import {
+  apiKeyLimits,
+  apiKeyScopeDescriptions,
+  apiKeyScopes,
+  type ApiKeyScope,
+  type CreatedApiKey,
+} from '@locus/contract';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  CopyButton,
+  Group,
+  Modal,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { modalWidths } from '../../public-site/modal-widths';
+import { failureMessage } from '../teams/queries';
+import { useCreateApiKey } from './queries';
+
+/** The end of the chosen day in the admin's time zone, as the API wants it. */
+function endOfDay(date: string): string {
+  return new Date(`${date}T23:59:59`).toISOString();
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Creating a key: a name, its scopes and an optional last day; then the key itself, shown once
+ * with a Copy button. Closing that view forgets it: Locus keeps only its hash.
+ */
+export function CreateKeyModal({
+  teamId,
+  teamName,
+  onClose,
+}: {
+  teamId: string;
+  teamName: string;
+  onClose: () => void;
+}) {
+  const create = useCreateApiKey(teamId);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiKeyScope[]>(['sessions:read']);
+  const [expires, setExpires] = useState('');
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [tried, setTried] = useState(false);
+
+  const nameError = tried && name.trim() === '' ? 'Give the key a name' : null;
+  const scopeError = tried && scopes.length === 0 ? 'Choose at least one scope' : null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (name.trim() === '' || scopes.length === 0) return;
+    create.mutate(
+      { name: name.trim(), scopes, expiresAt: expires ? endOfDay(expires) : null },
+      { onSuccess: setCreated },
+    );
+  };
+
+  if (created)
+    return (
+      <Modal opened onClose={onClose} title="Your new API key" size={modalWidths.wide}>
+        <Stack>
+          <Alert color="navy" role="alert" title="Copy this key now">
+            This is the only time Locus shows it. Store it in your system’s secret store; if it is
+            lost, revoke it and create another.
+          </Alert>
+          <TextInput
+            label={`${created.key.name} (${teamName})`}
+            value={created.secret}
+            readOnly
+            ff="monospace"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <Text size="sm">
+            Key id, for OAuth’s <code>client_id</code>: <code>{created.key.id}</code>
+          </Text>
+          <Group justify="flex-end">
+            <CopyButton value={created.secret}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy key'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={onClose} data-autofocus>
+              Done
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    );
+
+  return (
+    <Modal opened onClose={onClose} title="Create API key" size={modalWidths.wide}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label="Name"
+            description="What uses it, e.g. the CAD system"
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            maxLength={apiKeyLimits.nameMaxLength}
+            error={nameError}
+            required
+            data-autofocus
+          />
+          <Checkbox.Group
+            label="Scopes"
+            description="What the key may do"
+            value={scopes}
+            onChange={(value) => setScopes(value as ApiKeyScope[])}
+            error={scopeError}
+            required
+          >
+            <Stack gap="xs" mt="xs">
+              {apiKeyScopes.map((scope) => (
+                <Checkbox
+                  key={scope}
+                  value={scope}
+                  label={<code>{scope}</code>}
+                  description={apiKeyScopeDescriptions[scope]}
+                />
+              ))}
+            </Stack>
+          </Checkbox.Group>
+          <TextInput
+            type="date"
+            label="Last day (optional)"
+            description="The key stops working at the end of this day. Leave empty for no end."
+            value={expires}
+            min={today()}
+            onChange={(event) => setExpires(event.currentTarget.value)}
+          />
+          {create.isError && (
+            <Alert color="red" role="alert">
+              {failureMessage(create.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create key
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ApiKey } from '@locus/contract';
+import { Text } from '@mantine/core';
+import { ConfirmModal } from '../ConfirmModal';
+import { useRevokeApiKey } from './queries';
+
+/** Revoking asks first: the partner's next request fails, and a key cannot be restored. */
+export function RevokeKeyModal({
+  teamId,
+  apiKey,
+  onClose,
+}: {
+  teamId: string;
+  apiKey: ApiKey;
+  onClose: () => void;
+}) {
+  const revoke = useRevokeApiKey(teamId);
+  return (
+    <ConfirmModal
+      title="Revoke API key"
+      confirmLabel="Revoke key"
+      onConfirm={() => revoke.mutate(apiKey.id, { onSuccess: onClose })}
+      onClose={onClose}
+      pending={revoke.isPending}
+      error={revoke.error}
+    >
+      <Text>
+        Revoke <strong style={{ overflowWrap: 'anywhere' }}>{apiKey.name}</strong> (
+        <code>{apiKey.prefix}…</code>)? Every system using it, and every access token issued for it,
+        stops at once. This cannot be undone.
+      </Text>
+    </ConfirmModal>
+  );
+}
