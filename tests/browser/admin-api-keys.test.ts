@@ -55,6 +55,9 @@ describe('the API page', () => {
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
     await shown.getByText('Copy this key now').waitFor();
     await expectAccessible(page, 'new key shown once');
+    // Escape does not lose the only copy.
+    await page.keyboard.press('Escape');
+    await shown.getByText('Copy this key now').waitFor();
     const secret = await shown.getByRole('textbox').inputValue();
     expect(secret).toMatch(/^lk_[A-Za-z0-9]{40}$/);
     expect((await partnerCallLists(secret)).status).toBe(200);

@@ -47,6 +47,11 @@ async function createKey(
   });
 }
 
+const revoke = (id: string) =>
+  call<ApiKey>(stack.api, 'POST', `/api/v1/teams/${demoCounty}/api-keys/${id}/revoke`, {
+    token: teamAdmin,
+  });
+
 const callLists = (credential: string) =>
   call<{ callLists: Array<{ callListName: string; teamId: string; numbers: string[] }> }>(
     stack.api,
@@ -205,12 +210,7 @@ describe('partner API keys', () => {
       await createKey(demoCounty, { name: 'To revoke', scopes: ['sessions:read'] })
     ).body;
     expect((await callLists(secret)).status).toBe(200);
-    const revoked = await call<ApiKey>(
-      stack.api,
-      'POST',
-      `/api/v1/teams/${demoCounty}/api-keys/${key.id}/revoke`,
-      { token: teamAdmin },
-    );
+    const revoked = await revoke(key.id);
     expect(revoked.status).toBe(200);
     expect(revoked.body.status).toBe('revoked');
     const refused = await callLists(secret);
@@ -239,9 +239,11 @@ describe('partner API keys', () => {
     expect(expired.status).toBe(401);
     expect(JSON.stringify(expired.body)).toContain('expired');
 
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="locus"');
+    // Revoked keys and missing scopes are on the team's trail; an expired key is routine.
     expect(await refusals(key.prefix)).toEqual(['This API key has been revoked.']);
     expect(await refusals(writer.body.key.prefix)).toHaveLength(1);
-    expect(await refusals(expiring.body.key.prefix)).toHaveLength(1);
+    expect(await refusals(expiring.body.key.prefix)).toEqual([]);
   });
 
   it('are limited per minute: over it, 429 with Retry-After, and the allowance headers', async () => {
@@ -258,6 +260,33 @@ describe('partner API keys', () => {
     expect(last!.body).toMatchObject({ error: 'rate-limited' });
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(last!.headers.get('ratelimit-remaining')).toBe('0');
+  });
+});
+
+describe('a team that loses the enterprise level', () => {
+  it('stops its keys, can still revoke them, and cannot create new ones', async () => {
+    const { key, secret } = (
+      await createKey(demoCounty, { name: 'Leaked', scopes: ['sessions:read'] })
+    ).body;
+    const setLevels = (levels: string[]) =>
+      stack.database.db
+        .updateTable('teams')
+        .set({ permission_levels: levels })
+        .where('id', '=', demoCounty)
+        .execute();
+    await setLevels(['premiere']);
+    try {
+      expect((await callLists(secret)).status).toBe(403);
+      const created = await createKey(demoCounty, { name: 'New', scopes: ['sessions:read'] });
+      expect(created.status).toBe(403);
+      const revoked = await revoke(key.id);
+      expect(revoked.status).toBe(200);
+      expect(revoked.body.status).toBe('revoked');
+    } finally {
+      await setLevels(['premiere', 'enterprise']);
+    }
+    // The level back: the revoked key stays revoked.
+    expect((await callLists(secret)).status).toBe(401);
   });
 });
 
@@ -296,9 +325,7 @@ describe('the OAuth client-credentials grant', () => {
     const writeOnly = (await basic.json()) as OAuthToken;
     expect((await callLists(writeOnly.access_token)).status).toBe(403);
 
-    await call(stack.api, 'POST', `/api/v1/teams/${demoCounty}/api-keys/${key.id}/revoke`, {
-      token: teamAdmin,
-    });
+    await revoke(key.id);
     expect((await callLists(token.access_token)).status).toBe(401);
     const again = await form({
       grant_type: 'client_credentials',
@@ -307,6 +334,42 @@ describe('the OAuth client-credentials grant', () => {
     });
     expect(again.status).toBe(401);
     expect(await again.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it("never outlives the key, and counts against the key's allowance", async () => {
+    const { key, secret } = (
+      await createKey(demoCounty, {
+        name: 'Short-lived',
+        scopes: ['sessions:read'],
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      })
+    ).body;
+    const fields = { grant_type: 'client_credentials', client_id: key.id, client_secret: secret };
+    const first = await form(fields);
+    expect(first.status).toBe(200);
+    const { expires_in } = (await first.json()) as OAuthToken;
+    expect(expires_in).toBeGreaterThan(590);
+    expect(expires_in).toBeLessThanOrEqual(600);
+    // That token runs out; the next one issued sweeps it away.
+    await stack.database.db
+      .updateTable('partner_access_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('key_id', '=', key.id)
+      .execute();
+    const statuses = [first.status];
+    for (let i = 1; i < RATE_LIMIT + 1; i += 1) statuses.push((await form(fields)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
+    const over = await form(fields);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await over.json()).toMatchObject({ error: 'rate-limited' });
+    const stored = await stack.database.db
+      .selectFrom('partner_access_tokens')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('key_id', '=', key.id)
+      .where('expires_at', '<', new Date())
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.count)).toBe(0);
   });
 
   it('answers RFC 6749 errors for a wrong secret, grant or scope', async () => {
@@ -319,7 +382,22 @@ describe('the OAuth client-credentials grant', () => {
       client_secret: `lk_${'A'.repeat(40)}`,
     });
     expect(wrongSecret.status).toBe(401);
+    expect(wrongSecret.headers.get('www-authenticate')).toBe('Basic realm="locus"');
     expect(await wrongSecret.json()).toMatchObject({ error: 'invalid_client' });
+    // Both ways of authenticating at once is a malformed request (RFC 6749 §2.3).
+    const both = await form(
+      { grant_type: 'client_credentials', client_id: key.id, client_secret: secret },
+      { authorization: `Basic ${Buffer.from(`${key.id}:${secret}`).toString('base64')}` },
+    );
+    expect(both.status).toBe(400);
+    expect(await both.json()).toMatchObject({ error: 'invalid_request' });
+    // A field that is not a string: still RFC 6749's shape, with our message beside it.
+    const json = await call(stack.api, 'POST', '/api/v1/oauth/token', {
+      body: { grant_type: 'client_credentials', client_id: [key.id], client_secret: secret },
+    });
+    expect(json.status).toBe(400);
+    expect(json.body).toMatchObject({ error: 'invalid_request' });
+    expect(typeof (json.body as { message?: unknown }).message).toBe('string');
     const password = await form({
       grant_type: 'password',
       client_id: key.id,

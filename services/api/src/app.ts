@@ -177,12 +177,13 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     },
     revokeRealtime,
   );
-  installPartnerAuth(app, {
+  const partnerAuth = {
     db,
     redis,
     redisPrefix: config.REDIS_KEY_PREFIX,
     rateLimit: { limit: config.PARTNER_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 },
-  });
+  };
+  installPartnerAuth(app, partnerAuth);
   noStoreForSignedInAnswers(app);
   await app.register(cookie);
   await app.register(helmet, {
@@ -239,7 +240,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   overwatchGroupRoutes(app, deps);
   await trainingRoutes(app, { ...deps, catalogue: trainingCatalogue });
   apiKeyRoutes(app, deps);
-  await partnerRoutes(app, deps);
+  await partnerRoutes(app, deps, partnerAuth);
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);

@@ -26,7 +26,12 @@ function endOfDay(date: string): string {
   return new Date(`${date}T23:59:59`).toISOString();
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today in the admin's own time zone, as a date input's value (not UTC's date). */
+function today(): string {
+  const now = new Date();
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+}
 
 /**
  * Creating a key: a name, its scopes and an optional last day; then the key itself, shown once
@@ -62,9 +67,17 @@ export function CreateKeyModal({
 
   if (created)
     return (
-      <Modal opened onClose={onClose} title="Your new API key" size={modalWidths.wide}>
+      // Escape or a click outside must not lose the only copy: Done (or the close button) does.
+      <Modal
+        opened
+        onClose={onClose}
+        title="Your new API key"
+        size={modalWidths.wide}
+        closeOnClickOutside={false}
+        closeOnEscape={false}
+      >
         <Stack>
-          <Alert color="navy" role="alert" title="Copy this key now">
+          <Alert color="navy" title="Copy this key now">
             This is the only time Locus shows it. Store it in your system’s secret store; if it is
             lost, revoke it and create another.
           </Alert>
@@ -81,7 +94,7 @@ export function CreateKeyModal({
           <Group justify="flex-end">
             <CopyButton value={created.secret}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>
+                <Button variant="default" onClick={copy} aria-live="polite">
                   {copied ? 'Copied' : 'Copy key'}
                 </Button>
               )}

@@ -45,6 +45,11 @@ export async function findKey(db: Database, teamId: string, id: string) {
   return keys(db).where('k.team_id', '=', teamId).where('k.id', '=', id).executeTakeFirst();
 }
 
+/** Holds the team's row until the transaction ends: one key creation at a time per team. */
+export async function lockTeam(db: Database, teamId: string): Promise<void> {
+  await db.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().execute();
+}
+
 /** Keys that still work: neither revoked nor expired. */
 export async function countLiveKeys(db: Database, teamId: string): Promise<number> {
   const { count } = await db
@@ -123,9 +128,13 @@ function presented(db: Database) {
 export async function findKeyBySecret(
   db: Database,
   secretHash: Buffer,
-): Promise<PresentedKey | undefined> {
+): Promise<(PresentedKey & { secondsLeft: number | null }) | undefined> {
   return presented(db)
-    .select(['k.scopes', sql<boolean>`coalesce(k.expires_at <= now(), false)`.as('expired')])
+    .select([
+      'k.scopes',
+      sql<boolean>`coalesce(k.expires_at <= now(), false)`.as('expired'),
+      sql<number | null>`floor(extract(epoch from k.expires_at - now()))::int`.as('secondsLeft'),
+    ])
     .where('k.secret_hash', '=', secretHash)
     .executeTakeFirst();
 }
@@ -166,11 +175,12 @@ export async function insertAccessToken(
       expires_at: sql<Date>`now() + make_interval(secs => ${token.ttlSeconds})`,
     })
     .execute();
-  // Expired tokens of the key are of no use to anyone: dropped as new ones are issued.
+  // Expired tokens of the key are of no use to anyone: dropped as new ones are issued, so a
+  // client that asks for a token before every call keeps at most an hour's worth.
   await db
     .deleteFrom('partner_access_tokens')
     .where('key_id', '=', token.keyId)
-    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
+    .where('expires_at', '<', sql<Date>`now()`)
     .execute();
 }
 

@@ -15,6 +15,7 @@ import {
   findKey,
   insertKey,
   listKeys,
+  lockTeam,
   revokeKey,
   type ApiKeyRow,
 } from './keys-repo';
@@ -48,7 +49,7 @@ export async function listApiKeys(
   principal: Principal,
   teamId: string,
 ): Promise<ApiKeyList> {
-  await requireEnterpriseTeamAdmin(db, principal, teamId);
+  await requireEnterpriseTeamAdmin(db, principal, teamId, { creating: false });
   return { keys: (await listKeys(db, teamId)).map((row) => toApiKey(row)) };
 }
 
@@ -58,35 +59,41 @@ export async function createApiKey(
   teamId: string,
   input: z.output<typeof CreateApiKeyInput>,
 ): Promise<CreatedApiKey> {
-  const team = await requireEnterpriseTeamAdmin(db, principal, teamId);
+  const team = await requireEnterpriseTeamAdmin(db, principal, teamId, { creating: true });
   const expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt);
   if (expiresAt && expiresAt.getTime() <= Date.now())
     throw new ApiError(400, 'validation-failed', 'The expiry must be in the future.', [
       { path: 'expiresAt', message: 'Must be in the future' },
     ]);
-  if ((await countLiveKeys(db, team.id)) >= apiKeyLimits.keysPerTeam)
-    throw new ApiError(
-      409,
-      'conflict',
-      `A team can have at most ${apiKeyLimits.keysPerTeam} keys in use. Revoke one first.`,
-    );
   const { secret, prefix, hash } = newApiKey();
-  const id = await insertKey(db, {
-    teamId: team.id,
-    name: input.name,
-    prefix,
-    secretHash: hash,
-    scopes: input.scopes,
-    expiresAt,
-    createdBy: principal.userId,
-  });
-  await recordAudit(db, {
-    actorUserId: principal.userId,
-    action: 'api-key.created',
-    subject: prefix,
-    detail: { keyId: id, name: input.name, scopes: input.scopes },
-    teamId: team.id,
-    ip,
+  // The count and the insert under the team's lock: two admins creating at once cannot both
+  // take the last place.
+  const id = await db.transaction().execute(async (trx) => {
+    await lockTeam(trx, team.id);
+    if ((await countLiveKeys(trx, team.id)) >= apiKeyLimits.keysPerTeam)
+      throw new ApiError(
+        409,
+        'conflict',
+        `A team can have at most ${apiKeyLimits.keysPerTeam} keys in use. Revoke one first.`,
+      );
+    const inserted = await insertKey(trx, {
+      teamId: team.id,
+      name: input.name,
+      prefix,
+      secretHash: hash,
+      scopes: input.scopes,
+      expiresAt,
+      createdBy: principal.userId,
+    });
+    await recordAudit(trx, {
+      actorUserId: principal.userId,
+      action: 'api-key.created',
+      subject: prefix,
+      detail: { keyId: inserted, name: input.name, scopes: input.scopes },
+      teamId: team.id,
+      ip,
+    });
+    return inserted;
   });
   const row = await findKey(db, team.id, id);
   return { key: toApiKey(row!), secret };
@@ -98,7 +105,7 @@ export async function revokeApiKey(
   teamId: string,
   id: string,
 ): Promise<ApiKey> {
-  const team = await requireEnterpriseTeamAdmin(db, principal, teamId);
+  const team = await requireEnterpriseTeamAdmin(db, principal, teamId, { creating: false });
   const key = await findKey(db, team.id, id);
   if (!key) throw new ApiError(404, 'not-found', 'No such API key.');
   if (await revokeKey(db, id, principal.userId))

@@ -1,12 +1,21 @@
-import { apiKeyLimits, apiKeyScopes, type OAuthError, type OAuthToken } from '@locus/contract';
-import type { Database } from '@locus/db';
+import {
+  apiKeyLimits,
+  apiKeyScopes,
+  OAuthTokenRequest,
+  type OAuthError,
+  type OAuthToken,
+} from '@locus/contract';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { hashToken } from '../sessions/tokens';
 import { findKeyById, findKeyBySecret, insertAccessToken } from './keys-repo';
+import type { PartnerAuthOptions } from './partner-auth';
+import { countPartnerRequest, type RateLimitState } from './rate-limit';
 import { looksLikeApiKey, newAccessToken } from './secrets';
 
 type Refusal = { status: 400 | 401; body: OAuthError };
+/** Over the key's allowance: the route answers 429 with its headers. */
+type RateLimited = { status: 429; allowance: RateLimitState };
 
 function refuse(status: 400 | 401, error: OAuthError['error'], description: string): Refusal {
   return { status, body: { error, error_description: description, message: description } };
@@ -36,17 +45,27 @@ export function basicCredentials(
  * token with the key's scopes (or fewer), for `apiKeyLimits.accessTokenSeconds`.
  */
 export async function issueAccessToken(
-  db: Database,
+  { db, redis, redisPrefix, rateLimit }: PartnerAuthOptions,
   request: {
-    grantType: string;
-    clientId: string | undefined;
-    clientSecret: string | undefined;
-    scope: string | undefined;
+    body: unknown;
+    basic: { id: string; secret: string } | undefined;
   },
-): Promise<{ status: 200; body: OAuthToken } | Refusal> {
-  if (request.grantType !== 'client_credentials')
+): Promise<{ status: 200; body: OAuthToken } | Refusal | RateLimited> {
+  const parsed = OAuthTokenRequest.safeParse(request.body);
+  if (!parsed.success)
+    return refuse(400, 'invalid_request', 'The token request’s fields must be short strings.');
+  const form = parsed.data;
+  if (form.grant_type !== 'client_credentials')
     return refuse(400, 'unsupported_grant_type', 'Only `client_credentials` is supported.');
-  const { clientId, clientSecret } = request;
+  // RFC 6749 §2.3: one way of authenticating the client per request.
+  if (request.basic && (form.client_id !== undefined || form.client_secret !== undefined))
+    return refuse(
+      400,
+      'invalid_request',
+      'Send the credentials in the body or as Basic, not both.',
+    );
+  const clientId = request.basic?.id ?? form.client_id;
+  const clientSecret = request.basic?.secret ?? form.client_secret;
   if (!clientId || !clientSecret)
     return refuse(400, 'invalid_request', 'Send `client_id` and `client_secret`.');
   const invalidClient = () =>
@@ -58,7 +77,10 @@ export async function issueAccessToken(
   if (!stored || !timingSafeEqual(stored.secretHash, hash)) return invalidClient();
   const key = await findKeyBySecret(db, hash);
   if (!key || key.revoked || key.expired || !key.teamUsable) return invalidClient();
-  const asked = request.scope?.split(' ').filter(Boolean) ?? key.scopes;
+  // Asking for tokens counts against the key's allowance like any other request.
+  const allowance = await countPartnerRequest(redis, redisPrefix, key.keyId, rateLimit);
+  if (!allowance.allowed) return { status: 429, allowance };
+  const asked = form.scope?.split(' ').filter(Boolean) ?? key.scopes;
   const unknown = asked.filter(
     (scope) => !(apiKeyScopes as readonly string[]).includes(scope) || !key.scopes.includes(scope),
   );
@@ -66,18 +88,18 @@ export async function issueAccessToken(
     return refuse(400, 'invalid_scope', `The key does not have: ${unknown.join(' ') || '(none)'}.`);
   const scopes = [...new Set(asked)];
   const token = newAccessToken();
-  await insertAccessToken(db, {
-    hash: token.hash,
-    keyId: key.keyId,
-    scopes,
-    ttlSeconds: apiKeyLimits.accessTokenSeconds,
-  });
+  // Never longer than the key itself lasts, and said so.
+  const ttlSeconds = Math.max(
+    1,
+    Math.min(apiKeyLimits.accessTokenSeconds, key.secondsLeft ?? Number.POSITIVE_INFINITY),
+  );
+  await insertAccessToken(db, { hash: token.hash, keyId: key.keyId, scopes, ttlSeconds });
   return {
     status: 200,
     body: {
       access_token: token.token,
       token_type: 'Bearer',
-      expires_in: apiKeyLimits.accessTokenSeconds,
+      expires_in: ttlSeconds,
       scope: scopes.join(' '),
     },
   };

@@ -3,12 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import type { AppDeps } from '../../platform/deps';
 import { listsOfTeam, numbersOf } from '../call-lists/repo';
+import { z } from 'zod';
 import { basicCredentials, issueAccessToken } from './oauth';
+import { overAllowance, sendAllowance, type PartnerAuthOptions } from './partner-auth';
 
 /** The partner API (issue 15) and the OAuth token endpoint that opens it. */
 export async function partnerRoutes(
   app: FastifyInstance,
   { db }: Pick<AppDeps, 'db'>,
+  auth: PartnerAuthOptions,
 ): Promise<void> {
   await app.register(async (scope) => {
     // RFC 6749 asks for a form-encoded token request; JSON stays accepted.
@@ -17,19 +20,29 @@ export async function partnerRoutes(
       { parseAs: 'string', bodyLimit: 8 * 1024 },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    registerContract(scope, oauthContract, {
-      token: async ({ body }, { request, reply }) => {
-        // Token answers are credentials: never cached (RFC 6749 §5.1).
-        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-        const basic = basicCredentials(request.headers.authorization);
-        return issueAccessToken(db, {
-          grantType: body.grant_type,
-          clientId: basic?.id ?? body.client_id,
-          clientSecret: basic?.secret ?? body.client_secret,
-          scope: body.scope,
-        });
+    // The body reaches the handler unparsed, so that a malformed one is RFC 6749's
+    // `invalid_request`, which OAuth client libraries read, rather than `validation-failed`.
+    registerContract(
+      scope,
+      { token: { ...oauthContract.token, body: z.unknown() } },
+      {
+        token: async ({ body }, { request, reply }) => {
+          // Token answers are credentials: never cached (RFC 6749 §5.1).
+          reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+          const answer = await issueAccessToken(auth, {
+            body,
+            basic: basicCredentials(request.headers.authorization),
+          });
+          if (answer.status === 429) {
+            sendAllowance(reply, answer.allowance, auth.rateLimit.windowSeconds);
+            throw overAllowance(answer.allowance, auth.rateLimit.windowSeconds);
+          }
+          // RFC 6749 §5.2: a failed client authentication names the scheme.
+          if (answer.status === 401) reply.header('www-authenticate', 'Basic realm="locus"');
+          return answer;
+        },
       },
-    });
+    );
   });
 
   registerContract(app, partnerContract, {

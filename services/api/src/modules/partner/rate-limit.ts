@@ -1,12 +1,15 @@
 import type { Redis } from 'ioredis';
 
 // One round trip: count this request in the key's current window and say how long the window
-// has left. The first request of a window starts its clock.
+// has left.
 const COUNT = `
 local used = redis.call('INCR', KEYS[1])
-if used == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then ttl = tonumber(ARGV[1]) end
+-- The first request of a window, or a counter that lost its expiry: (re)start the clock.
+if used == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
 return { used, ttl }
 `;
 

@@ -5,13 +5,14 @@ import { findTeamLevels } from './keys-repo';
 
 /**
  * SPEC.md §2/§5 and issue 15: a team's partner access is managed by its team admins (and admins
- * on it) when the team is active and has the enterprise level; platform admins manage any
+ * on it); new keys need the team active and at the enterprise level. Platform admins manage any
  * team's. A team the user is not on is 404, so its existence is not confirmed.
  */
 export async function requireEnterpriseTeamAdmin(
   db: Database,
   principal: Principal,
   teamId: string,
+  { creating }: { creating: boolean },
 ): Promise<{ id: string; name: string }> {
   const onTeam = principal.teamIds.includes(teamId);
   if (!principal.isPlatformAdmin && !onTeam) throw new ApiError(404, 'not-found', 'No such team.');
@@ -23,7 +24,9 @@ export async function requireEnterpriseTeamAdmin(
     (principal.isAdmin && onTeam);
   if (!administers)
     throw new ApiError(403, 'forbidden', 'Only team admins can manage partner API keys.');
-  if (!team.isActive || !team.levels.includes('enterprise'))
+  // Creating needs the level; listing and revoking do not, so that a team that lost it (and may
+  // get it back, which wakes its keys) can still revoke a leaked key.
+  if (creating && (!team.isActive || !team.levels.includes('enterprise')))
     throw new ApiError(
       403,
       'forbidden',
