@@ -161,7 +161,10 @@ describe('the team admin screens', { timeout: 240_000 }, () => {
     // The API page, for a team admin of an enterprise team: its empty state.
     await page.goto(url('/admin/admin-api'));
     await page.getByRole('heading', { level: 1, name: 'API' }).waitFor();
-    await page.getByText('No partner access yet').waitFor();
+    await page
+      .getByRole('region', { name: 'Demo County 911' })
+      .getByText('No API keys yet')
+      .waitFor();
     await page.getByRole('link', { name: 'API documentation' }).waitFor();
     await expectAccessible(page, 'API page, enterprise team admin');
     await context.close();

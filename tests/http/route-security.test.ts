@@ -1,7 +1,14 @@
 import { contract, routeSecurity, type RouteSecurity } from '@locus/contract';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registration, startAuthStack, uniqueEmail, type AuthStack } from '../auth/support';
+import {
+  call,
+  DEMO_PASSWORD,
+  registration,
+  startAuthStack,
+  uniqueEmail,
+  type AuthStack,
+} from '../auth/support';
 import { contractRoutes } from '../support/contract-routes';
 
 // Every route of the contract declares who may call it (packages/contract/src/route-security.ts)
@@ -52,6 +59,15 @@ interface ValidInput {
  */
 const publicInputs: Record<string, () => ValidInput> = {
   '/api/v1/health': () => ({ path: '/api/v1/health' }),
+  // Well-formed, for a key that does not exist: RFC 6749's 401 invalid_client, not ours.
+  '/api/v1/oauth/token': () => ({
+    path: '/api/v1/oauth/token',
+    body: {
+      grant_type: 'client_credentials',
+      client_id: '3f1e2d4c-5b6a-4789-9abc-def012345678',
+      client_secret: `lk_${'A'.repeat(40)}`,
+    },
+  }),
   '/api/v1/health/ready': () => ({ path: '/api/v1/health/ready' }),
   '/api/v1/health/live': () => ({ path: '/api/v1/health/live' }),
   '/api/v1/auth/sign-in': () => ({
@@ -164,6 +180,24 @@ describe('the contract declares who may call each route', () => {
         .sort(),
     ).toEqual(Object.keys(callerLinkInputs).sort());
   });
+});
+
+describe('a partner route, called without a partner key', () => {
+  it.each(ofKind('partner').map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers 401 unauthorized, to a session token too',
+    async (_name, route) => {
+      const session = await call<{ token: string }>(stack.api, 'POST', '/api/v1/auth/sign-in', {
+        body: { email: 'dispatcher@demo-county.test', password: DEMO_PASSWORD },
+      });
+      for (const headers of [{}, { authorization: `Bearer ${session.body.token}` }]) {
+        const answer = await call(stack.api, route.method, fillPath(route.path, '1'), {
+          headers,
+        });
+        expect(answer.status).toBe(401);
+        expect(answer.body).toMatchObject({ error: 'unauthorized' });
+      }
+    },
+  );
 });
 
 describe('a session route, called without a valid session', () => {
