@@ -189,7 +189,11 @@ describe('a partner route, called without a partner key', () => {
       const session = await call<{ token: string }>(stack.api, 'POST', '/api/v1/auth/sign-in', {
         body: { email: 'dispatcher@demo-county.test', password: DEMO_PASSWORD },
       });
-      for (const headers of [{}, { authorization: `Bearer ${session.body.token}` }]) {
+      const credentials: Record<string, string>[] = [
+        {},
+        { authorization: `Bearer ${session.body.token}` },
+      ];
+      for (const headers of credentials) {
         const answer = await call(stack.api, route.method, fillPath(route.path, '1'), {
           headers,
         });
