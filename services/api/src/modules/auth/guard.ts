@@ -234,6 +234,18 @@ export async function requireUser(request: FastifyRequest): Promise<Principal> {
   return principal;
 }
 
+/**
+ * SPEC.md §6 for one team: a platform admin, the team's admin, or a user with the admin flag who
+ * is on the team.
+ */
+export function administersTeam(principal: Principal, teamId: string): boolean {
+  return (
+    principal.isPlatformAdmin ||
+    principal.adminTeamIds.includes(teamId) ||
+    (principal.isAdmin && principal.teamIds.includes(teamId))
+  );
+}
+
 /** SPEC.md §6: the admin flag, or the admin role on any team. */
 export async function requireAdmin(request: FastifyRequest): Promise<Principal> {
   const principal = await requireUser(request);

@@ -1,6 +1,6 @@
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
-import type { Principal } from '../auth/guard';
+import { administersTeam, type Principal } from '../auth/guard';
 import { findOverwatchTeams as findTeams } from './watch-repo';
 
 /** A team as Overwatch's access rules need it. */
@@ -19,15 +19,6 @@ const notAdmin = () =>
   new ApiError(403, 'forbidden', 'Only admins and team admins can use Overwatch.');
 const noSuchTeam = () => new ApiError(404, 'not-found', 'No such team.');
 
-/** SPEC.md §6: isAdmin or a team admin; platform admins may act on any team. */
-function administers(principal: Principal, teamId: string): boolean {
-  return (
-    principal.isPlatformAdmin ||
-    principal.adminTeamIds.includes(teamId) ||
-    (principal.isAdmin && principal.teamIds.includes(teamId))
-  );
-}
-
 /**
  * Issue 14 and SPEC.md §2/§6: Overwatch is for admins and team admins of an active team with
  * the premiere level. Another team is 404 (its existence is not confirmed), a dispatcher 403, a
@@ -42,11 +33,11 @@ export async function requireOverwatchTeam(
     if (!principal.isPlatformAdmin && !principal.teamIds.includes(teamId)) throw noSuchTeam();
     const [team] = await findTeams(db, [teamId]);
     if (!team) throw noSuchTeam();
-    if (!administers(principal, team.id)) throw notAdmin();
+    if (!administersTeam(principal, team.id)) throw notAdmin();
     if (!team.is_active || !team.permission_levels.includes('premiere')) throw notPremiere();
     return { id: team.id, name: team.team_name };
   }
-  const administered = principal.teamIds.filter((id) => administers(principal, id));
+  const administered = principal.teamIds.filter((id) => administersTeam(principal, id));
   if (administered.length === 0) throw notAdmin();
   const teams = await findTeams(db, administered);
   const premiere = administered
@@ -58,7 +49,7 @@ export async function requireOverwatchTeam(
 
 /** The teams the user may run Overwatch for (a list screen's scope). */
 export async function overwatchTeamIds(db: Database, principal: Principal): Promise<string[]> {
-  const administered = principal.teamIds.filter((id) => administers(principal, id));
+  const administered = principal.teamIds.filter((id) => administersTeam(principal, id));
   const teams = await findTeams(db, administered);
   return teams
     .filter((team) => team.is_active && team.permission_levels.includes('premiere'))

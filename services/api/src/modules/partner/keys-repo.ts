@@ -45,11 +45,6 @@ export async function findKey(db: Database, teamId: string, id: string) {
   return keys(db).where('k.team_id', '=', teamId).where('k.id', '=', id).executeTakeFirst();
 }
 
-/** Holds the team's row until the transaction ends: one key creation at a time per team. */
-export async function lockTeam(db: Database, teamId: string): Promise<void> {
-  await db.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().execute();
-}
-
 /** Keys that still work: neither revoked nor expired. */
 export async function countLiveKeys(db: Database, teamId: string): Promise<number> {
   const { count } = await db
@@ -110,6 +105,8 @@ export interface PresentedKey {
   revoked: boolean;
   expired: boolean;
   teamUsable: boolean;
+  /** `last_used_at` is a minute old or more (or unset): the request should record its use. */
+  staleUse: boolean;
 }
 
 function presented(db: Database) {
@@ -122,6 +119,7 @@ function presented(db: Database) {
       'k.prefix',
       sql<boolean>`k.revoked_at is not null`.as('revoked'),
       sql<boolean>`t.is_active and 'enterprise' = any (t.permission_levels)`.as('teamUsable'),
+      sql<boolean>`coalesce(k.last_used_at < now() - interval '1 minute', true)`.as('staleUse'),
     ]);
 }
 
@@ -154,14 +152,6 @@ export async function findKeyByAccessToken(
     .executeTakeFirst();
 }
 
-export async function findKeyById(db: Database, id: string) {
-  return db
-    .selectFrom('partner_api_keys')
-    .select(['id', 'secret_hash as secretHash'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 export async function insertAccessToken(
   db: Database,
   token: { hash: Buffer; keyId: string; scopes: string[]; ttlSeconds: number },
@@ -184,7 +174,10 @@ export async function insertAccessToken(
     .execute();
 }
 
-/** `last_used_at` to the minute: a busy integration is not a write per request. */
+/**
+ * `last_used_at` to the minute: the guard calls this only for a stale use (`staleUse`), so a
+ * busy integration is not a write per request; the condition keeps concurrent ones to one.
+ */
 export async function touchKey(db: Database, keyId: string): Promise<void> {
   await db
     .updateTable('partner_api_keys')

@@ -9,13 +9,13 @@ import type { Database } from '@locus/db';
 import type { z } from 'zod';
 import { ApiError } from '../../http/errors';
 import { recordAudit } from '../audit/repo';
+import { lockTeam } from '../teams/repo';
 import type { Principal } from '../auth/guard';
 import {
   countLiveKeys,
   findKey,
   insertKey,
   listKeys,
-  lockTeam,
   revokeKey,
   type ApiKeyRow,
 } from './keys-repo';

@@ -126,7 +126,7 @@ export class PartnerAuth {
       });
       throw refusal;
     }
-    await touchKey(db, key.keyId);
+    if (key.staleUse) await touchKey(db, key.keyId);
     return { keyId: key.keyId, teamId: key.teamId, scopes: key.scopes as PartnerScope[] };
   }
 }

@@ -1,6 +1,6 @@
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
-import type { Principal } from '../auth/guard';
+import { administersTeam, type Principal } from '../auth/guard';
 import { findTeamLevels } from './keys-repo';
 
 /**
@@ -18,11 +18,7 @@ export async function requireEnterpriseTeamAdmin(
   if (!principal.isPlatformAdmin && !onTeam) throw new ApiError(404, 'not-found', 'No such team.');
   const team = await findTeamLevels(db, teamId);
   if (!team) throw new ApiError(404, 'not-found', 'No such team.');
-  const administers =
-    principal.isPlatformAdmin ||
-    principal.adminTeamIds.includes(teamId) ||
-    (principal.isAdmin && onTeam);
-  if (!administers)
+  if (!administersTeam(principal, teamId))
     throw new ApiError(403, 'forbidden', 'Only team admins can manage partner API keys.');
   // Creating needs the level; listing and revoking do not, so that a team that lost it (and may
   // get it back, which wakes its keys) can still revoke a leaked key.
