@@ -31,12 +31,23 @@ describe('the API page', () => {
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'teamadmin@demo-county.test');
     await page.goto(url('/admin'));
+    // The list is held back once, so that its loading state is seen and checked too.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/teams/*/api-keys', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page
       .getByRole('navigation', { name: 'Admin sections' })
       .getByRole('link', { name: 'API', exact: true })
       .click();
     await page.waitForURL(url('/admin/admin-api'));
     const team = page.getByRole('region', { name: 'Demo County 911' });
+    await team.getByRole('status', { name: 'Loading API keys' }).waitFor();
+    await expectAccessible(page, 'API page, keys loading');
+    release();
+    await page.unroute('**/api/v1/teams/*/api-keys');
     await team.getByText('No API keys yet').waitFor();
     await expectAccessible(page, 'API page, no keys');
 

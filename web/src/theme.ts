@@ -39,6 +39,10 @@ export const theme = createTheme({
   // Keyboard users always see where they are (WCAG 2.4.7); mouse clicks stay ring-free.
   focusRing: 'auto',
   components: {
+    // A loader is named by its `aria-label` ("Loading teams"), which ARIA forbids on an element
+    // without a role (axe aria-prohibited-attr, WCAG 4.1.2): as a status, it may carry the name,
+    // and a screen reader hears what is loading.
+    Loader: { defaultProps: { role: 'status' } },
     // A snackbar's close button is an icon alone: name it (WCAG 4.1.2).
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     Modal: {
