@@ -47,8 +47,10 @@ describe('the API page', () => {
     await team.getByRole('status', { name: 'Loading API keys' }).waitFor();
     await expectAccessible(page, 'API page, keys loading');
     release();
-    await page.unroute('**/api/v1/teams/*/api-keys');
     await team.getByText('No API keys yet').waitFor();
+    // Only once the held request has been answered: a handler removed while it waits has its
+    // request continued for it, and its own continue() then fails ("already handled").
+    await page.unroute('**/api/v1/teams/*/api-keys');
     await expectAccessible(page, 'API page, no keys');
 
     // Create: the name is required, and said so.
@@ -99,7 +101,63 @@ describe('the API page', () => {
     await context.close();
   });
 
-  it('tells a dispatcher of an enterprise team that only its admin manages keys', async () => {
+  it('works with the keyboard alone: create, read the key, close, revoke', async () => {
+    const { page, context } = await newPage(env.browser);
+    await signInWithForm(page, env.api.url, 'teamadmin@demo-county.test');
+    await page.goto(url('/admin/admin-api'));
+    await page.getByRole('region', { name: 'Demo County 911' }).waitFor();
+    /** Tabs forward until the focused element's name matches, as a keyboard user would. */
+    const tabTo = async (name: RegExp) => {
+      for (let presses = 0; presses < 80; presses += 1) {
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement;
+          if (!element) return '';
+          const label = element instanceof HTMLInputElement ? element.labels?.[0] : undefined;
+          return (
+            element.getAttribute('aria-label') ?? label?.textContent ?? element.textContent ?? ''
+          );
+        });
+        if (name.test(focused)) return;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+
+    await tabTo(/^Create API key for Demo County 911$/);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Create API key' });
+    await dialog.waitFor();
+    // The name field has the focus; the scopes are checkboxes Space toggles.
+    await page.keyboard.type('Keyboard key');
+    expect(await dialog.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Keyboard key');
+    await tabTo(/^locate:write/);
+    await page.keyboard.press('Space');
+    expect(await dialog.getByRole('checkbox', { name: 'locate:write' }).isChecked()).toBe(true);
+    await tabTo(/^Create key$/);
+    await page.keyboard.press('Enter');
+
+    // The key is shown with Done focused; Enter closes it.
+    const shown = page.getByRole('dialog', { name: 'Your new API key' });
+    await shown.getByText('Copy this key now').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Done');
+    await page.keyboard.press('Enter');
+    await shown.waitFor({ state: 'detached' });
+
+    // Revoke: Cancel has the focus first, so Enter alone never revokes by accident.
+    await tabTo(/^Revoke Keyboard key$/);
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog', { name: 'Revoke API key' });
+    await confirm.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await tabTo(/^Revoke key$/);
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    const row = page.getByRole('row').filter({ hasText: 'Keyboard key' });
+    await row.getByText('Revoked').waitFor();
+    await context.close();
+  });
+
+  it('sends a dispatcher of an enterprise team away from it', async () => {
     // Admins reach /admin; the dispatcher is sent away by the route guard.
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'dispatcher@demo-county.test');

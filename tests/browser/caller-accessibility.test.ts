@@ -160,16 +160,22 @@ async function expectUsable(page: Page, language: SmsLanguage, state: string): P
 /**
  * Replaces the browser's watch so that a test can make the phone fail to find itself
  * (`window.testPositionError(2)`), as a phone indoors does; real positions still come through.
+ * The test is the phone's only source of failures: an error Chromium raises on its own (its
+ * emulated position is always there, yet a CI run once saw a POSITION_UNAVAILABLE arrive
+ * straight after an emulated fix while offline) is kept in `window.browserPositionErrors`
+ * instead of reaching the page, so that every sentence the test reads is one it caused.
  */
 function failingGeolocation() {
   const geolocation = navigator.geolocation;
   const watch = geolocation.watchPosition.bind(geolocation);
+  const browserPositionErrors: number[] = [];
+  Object.assign(window, { browserPositionErrors });
   geolocation.watchPosition = (success, error, options) => {
     Object.assign(window, {
       testPositionError: (code: number) =>
         error?.({ code, message: 'test' } as GeolocationPositionError),
     });
-    return watch(success, error, options);
+    return watch(success, (browserError) => browserPositionErrors.push(browserError.code), options);
   };
 }
 

@@ -16,7 +16,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { modalWidths } from '../../public-site/modal-widths';
 import { failureMessage } from '../teams/queries';
 import { useCreateApiKey } from './queries';
@@ -52,6 +52,12 @@ export function CreateKeyModal({
   const [expires, setExpires] = useState('');
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [tried, setTried] = useState(false);
+  const done = useRef<HTMLButtonElement>(null);
+  // The form gives way to the key inside the same dialog (a second dialog would hand the focus
+  // back to the page as the first closed): the keyboard user lands on Done.
+  useEffect(() => {
+    if (created) done.current?.focus();
+  }, [created]);
 
   const nameError = tried && name.trim() === '' ? 'Give the key a name' : null;
   const scopeError = tried && scopes.length === 0 ? 'Choose at least one scope' : null;
@@ -65,104 +71,119 @@ export function CreateKeyModal({
     );
   };
 
-  if (created)
-    return (
-      // Escape or a click outside must not lose the only copy: Done (or the close button) does.
-      <Modal
-        opened
-        onClose={onClose}
-        title="Your new API key"
-        size={modalWidths.wide}
-        closeOnClickOutside={false}
-        closeOnEscape={false}
-      >
-        <Stack>
-          <Alert color="navy" title="Copy this key now">
-            This is the only time Locus shows it. Store it in your system’s secret store; if it is
-            lost, revoke it and create another.
-          </Alert>
-          <TextInput
-            label={`${created.key.name} (${teamName})`}
-            value={created.secret}
-            readOnly
-            ff="monospace"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Text size="sm">
-            Key id, for OAuth’s <code>client_id</code>: <code>{created.key.id}</code>
-          </Text>
-          <Group justify="flex-end">
-            <CopyButton value={created.secret}>
-              {({ copied, copy }) => (
-                <Button variant="default" onClick={copy} aria-live="polite">
-                  {copied ? 'Copied' : 'Copy key'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={onClose} data-autofocus>
-              Done
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    );
-
   return (
-    <Modal opened onClose={onClose} title="Create API key" size={modalWidths.wide}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <TextInput
-            label="Name"
-            description="What uses it, e.g. the CAD system"
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            maxLength={apiKeyLimits.nameMaxLength}
-            error={nameError}
-            required
-            data-autofocus
-          />
-          <Checkbox.Group
-            label="Scopes"
-            description="What the key may do"
-            value={scopes}
-            onChange={(value) => setScopes(value as ApiKeyScope[])}
-            error={scopeError}
-            required
-          >
-            <Stack gap="xs" mt="xs">
-              {apiKeyScopes.map((scope) => (
-                <Checkbox
-                  key={scope}
-                  value={scope}
-                  label={<code>{scope}</code>}
-                  description={apiKeyScopeDescriptions[scope]}
-                />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-          <TextInput
-            type="date"
-            label="Last day (optional)"
-            description="The key stops working at the end of this day. Leave empty for no end."
-            value={expires}
-            min={today()}
-            onChange={(event) => setExpires(event.currentTarget.value)}
-          />
-          {create.isError && (
-            <Alert color="red" role="alert">
-              {failureMessage(create.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create key
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+    // Once the key is shown, Escape or a click outside must not lose the only copy: Done (or the
+    // close button) does.
+    <Modal
+      opened
+      onClose={onClose}
+      title={created ? 'Your new API key' : 'Create API key'}
+      size={modalWidths.wide}
+      closeOnClickOutside={!created}
+      closeOnEscape={!created}
+    >
+      {created ? (
+        <ShownKey created={created} teamName={teamName} done={done} onClose={onClose} />
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label="Name"
+              description="What uses it, e.g. the CAD system"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              maxLength={apiKeyLimits.nameMaxLength}
+              error={nameError}
+              required
+              data-autofocus
+            />
+            <Checkbox.Group
+              label="Scopes"
+              description="What the key may do"
+              value={scopes}
+              onChange={(value) => setScopes(value as ApiKeyScope[])}
+              error={scopeError}
+              required
+            >
+              <Stack gap="xs" mt="xs">
+                {apiKeyScopes.map((scope) => (
+                  <Checkbox
+                    key={scope}
+                    value={scope}
+                    label={<code>{scope}</code>}
+                    description={apiKeyScopeDescriptions[scope]}
+                  />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+            <TextInput
+              type="date"
+              label="Last day (optional)"
+              description="The key stops working at the end of this day. Leave empty for no end."
+              value={expires}
+              min={today()}
+              onChange={(event) => setExpires(event.currentTarget.value)}
+            />
+            {create.isError && (
+              <Alert color="red" role="alert">
+                {failureMessage(create.error)}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                Create key
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
     </Modal>
+  );
+}
+
+/** The new key, shown this once, with Copy and Done. */
+function ShownKey({
+  created,
+  teamName,
+  done,
+  onClose,
+}: {
+  created: CreatedApiKey;
+  teamName: string;
+  done: RefObject<HTMLButtonElement | null>;
+  onClose: () => void;
+}) {
+  return (
+    <Stack>
+      <Alert color="navy" title="Copy this key now">
+        This is the only time Locus shows it. Store it in your system’s secret store; if it is lost,
+        revoke it and create another.
+      </Alert>
+      <TextInput
+        label={`${created.key.name} (${teamName})`}
+        value={created.secret}
+        readOnly
+        ff="monospace"
+        onFocus={(event) => event.currentTarget.select()}
+      />
+      <Text size="sm">
+        Key id, for OAuth’s <code>client_id</code>: <code>{created.key.id}</code>
+      </Text>
+      <Group justify="flex-end">
+        <CopyButton value={created.secret}>
+          {({ copied, copy }) => (
+            <Button variant="default" onClick={copy} aria-live="polite">
+              {copied ? 'Copied' : 'Copy key'}
+            </Button>
+          )}
+        </CopyButton>
+        <Button ref={done} onClick={onClose}>
+          Done
+        </Button>
+      </Group>
+    </Stack>
   );
 }
