@@ -36,6 +36,11 @@ export const errorCodes = [
   'registration-incomplete',
   /** A premium-rate, toll-free, landline or other number that cannot receive texts (422). */
   'untextable-number',
+  // Partner API (issue 15)
+  /** An `Idempotency-Key` sent again with another request (422). */
+  'idempotency-key-reused',
+  /** The first request with this `Idempotency-Key` is still being answered (409). */
+  'idempotency-in-progress',
   // Generic HTTP
   'validation-failed',
   'unauthorized',

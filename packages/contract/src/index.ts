@@ -32,4 +32,5 @@ export * from './training';
 export * from './geofence';
 export * from './overwatch';
 export * from './partner-keys';
+export * from './partner-api';
 export * from './overwatch-watch';

@@ -1,8 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CallList } from './call-lists';
 import { ErrorBody } from './errors';
-import { partnerRoute, publicRoute } from './route-security';
+import { publicRoute } from './route-security';
 
 /**
  * Partner access (issue 15): a machine calls Locus with an API key a team admin of an
@@ -172,24 +171,3 @@ export const oauthContract = c.router({
     responses: { 200: OAuthToken, 400: OAuthError, 401: OAuthError, 429: ErrorBody },
   },
 });
-
-export const PartnerCallLists = z.object({
-  callLists: z.array(CallList.extend({ numbers: z.array(z.string()) })),
-});
-export type PartnerCallLists = z.infer<typeof PartnerCallLists>;
-
-export const partnerContract = c.router(
-  {
-    callLists: {
-      method: 'GET',
-      path: '/api/v1/partner/call-lists',
-      ...partnerRoute('sessions:read'),
-      summary: "The key's team's call lists, with their numbers",
-      description:
-        'Scope `sessions:read`. Only the team the key belongs to, lists by name; each list’s ' +
-        'numbers in E.164, sorted.',
-      responses: { 200: PartnerCallLists, ...errors },
-    },
-  },
-  { strictStatusCodes: true },
-);

@@ -26,7 +26,8 @@ import { chatContract } from './chat';
 import { metricsContract } from './metrics';
 import { trainingContract } from './training';
 import { overwatchContract } from './overwatch';
-import { apiKeysContract, oauthContract, partnerContract } from './partner-keys';
+import { partnerContract } from './partner-api';
+import { apiKeysContract, oauthContract } from './partner-keys';
 import { ErrorBody } from './errors';
 import { publicRoute } from './route-security';
 

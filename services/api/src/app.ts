@@ -240,7 +240,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   overwatchGroupRoutes(app, deps);
   await trainingRoutes(app, { ...deps, catalogue: trainingCatalogue });
   apiKeyRoutes(app, deps);
-  await partnerRoutes(app, deps, partnerAuth);
+  await partnerRoutes(app, { ...deps, realtime, hub }, partnerAuth);
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);

@@ -262,6 +262,17 @@ export interface PartnerApiKeys {
   team_id: string;
 }
 
+export interface PartnerIdempotencyKeys {
+  created_at: Generated<Timestamp>;
+  idempotency_key: string;
+  key_id: string;
+  locked_until: Timestamp;
+  request_hash: Buffer;
+  response_body: Json | null;
+  response_status: number | null;
+  session_id: string | null;
+}
+
 export interface Psaps {
   city: string | null;
   county: string | null;
@@ -379,6 +390,7 @@ export interface TrackingSessions {
   created_by: string | null;
   dispatcher_id: string | null;
   ended_at: Timestamp | null;
+  external_reference: string | null;
   first_fix_at: Timestamp | null;
   first_fix_source: string | null;
   first_fix_uncertainty_m: number | null;
@@ -391,6 +403,7 @@ export interface TrackingSessions {
   lookup_answered_at: Timestamp | null;
   lookup_requested_at: Timestamp | null;
   overwatch_group_id: string | null;
+  partner_key_id: string | null;
   practice: Generated<boolean>;
   request_error: string | null;
   status: Generated<string>;
@@ -471,6 +484,7 @@ export interface DB {
   overwatch_groups: OverwatchGroups;
   partner_access_tokens: PartnerAccessTokens;
   partner_api_keys: PartnerApiKeys;
+  partner_idempotency_keys: PartnerIdempotencyKeys;
   psaps: Psaps;
   session_callers: SessionCallers;
   session_events: SessionEvents;

@@ -31,6 +31,7 @@ import * as overwatchGroups from './2026-11-29T09-00_overwatch-groups';
 import * as trainingVideos from './2026-11-29T10-00_training-videos';
 import * as practiceSessions from './2026-11-29T11-00_practice-sessions';
 import * as partnerApiKeys from './2026-11-29T12-00_partner-api-keys';
+import * as partnerLocates from './2026-11-29T13-00_partner-locates';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T10-00_training-videos': trainingVideos,
   '2026-11-29T11-00_practice-sessions': practiceSessions,
   '2026-11-29T12-00_partner-api-keys': partnerApiKeys,
+  '2026-11-29T13-00_partner-locates': partnerLocates,
 };

@@ -76,7 +76,14 @@ export function registerContract<T extends AppRouter>(
             params: parse(route.pathParams, request.params, 'path'),
             query: parse(route.query, request.query, 'query string'),
             body: 'body' in route ? parse(route.body, request.body, 'request body') : undefined,
-            headers: request.headers,
+            // Declared headers (e.g. `Idempotency-Key`) are validated like the rest; the others
+            // pass through untouched.
+            headers: route.headers
+              ? {
+                  ...request.headers,
+                  ...(parse(route.headers, request.headers, 'headers') as object),
+                }
+              : request.headers,
           } as unknown as ServerInferRequest<AppRoute>;
           const { status, body } = (await implementation(input, { request, reply })) as {
             status: number;

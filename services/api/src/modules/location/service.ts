@@ -72,9 +72,15 @@ export interface TrackingDeps extends AppDeps {
  * fix. `ip` is the request's client address.
  */
 export interface Requester {
-  userId: string;
+  /** Null for a partner's system (issue 15), which acts with `partnerKeyId`. */
+  userId: string | null;
   ip: string | null;
+  partnerKeyId?: string;
 }
+
+/** The key a partner's request came with, beside the rest of an audit row's detail. */
+const byKey = (by: Requester): Record<string, string> =>
+  by.partnerKeyId ? { partnerKeyId: by.partnerKeyId } : {};
 
 const requester = (principal: Principal, ip: string | undefined): Requester => ({
   userId: principal.userId,
@@ -106,13 +112,34 @@ async function reserveTexts(
   session: SessionRow,
   profile: LocatingProfile,
   count: number,
-): Promise<{ release: (unsent: number) => Promise<void> }> {
+): Promise<TextReservation> {
+  return reserveTextsFor(
+    deps,
+    { sender: principal.userId, teamId: session.teamId ?? profile.team.id },
+    count,
+  );
+}
+
+export interface TextReservation {
+  release: (unsent: number) => Promise<void>;
+}
+
+/**
+ * Takes `count` texts from a sender's allowance (a dispatcher's, or a partner key's: `sender`
+ * is then `key:<id>`) and from its team's; 429 `rate-limited` with Retry-After when either is
+ * spent, and nothing is sent.
+ */
+export async function reserveTextsFor(
+  deps: AppDeps,
+  { sender, teamId }: { sender: string; teamId: string },
+  count: number,
+): Promise<TextReservation> {
   const limiter = new SmsRateLimiter(deps.redis, deps.config.REDIS_KEY_PREFIX, {
     perUser: deps.config.SMS_RATE_LIMIT_PER_USER,
     perTeam: deps.config.SMS_RATE_LIMIT_PER_TEAM,
     windowSeconds: deps.config.SMS_RATE_LIMIT_WINDOW_SECONDS,
   });
-  const who = { userId: principal.userId, teamId: session.teamId ?? profile.team.id };
+  const who = { userId: sender, teamId };
   await limiter.reserve(who, count);
   // Texts never sent (an opted-out number, a request that failed) go back to the allowance.
   return { release: (unsent) => limiter.release(who, Math.min(unsent, count)) };
@@ -242,7 +269,7 @@ export async function lookUpCaller(
     actorUserId: by.userId,
     action: 'locate.requested',
     subject: caller.phoneNumber,
-    detail: { sessionId: session.id, kind: 'provider-lookup', lookupId },
+    detail: { sessionId: session.id, kind: 'provider-lookup', lookupId, ...byKey(by) },
     teamId: session.teamId,
     ip: by.ip,
   });
@@ -276,6 +303,54 @@ export async function lookUpCaller(
           ? lookup.error
           : 'rapid-sos-unavailable';
   return { found: false, code };
+}
+
+/** What became of a locate: the provider found the phone, or its text's fate. */
+export type LocateOutcome = 'located' | 'untextable' | TextedCaller['status'];
+
+/**
+ * A whole locate of one caller, as a dispatcher would run it by hand (SPEC.md §4 steps 5 to 8):
+ * the provider first when the team has it, then, if it found nothing, a text with a sharing link
+ * in `language`. The session-lifecycle machine hears each step. The partner API (issue 15) runs
+ * it for a partner's system; the text's allowance was reserved by the caller of this function,
+ * and is given back here when no text goes out.
+ */
+export async function lookUpThenText(
+  deps: TrackingDeps,
+  session: Pick<SessionRow, 'id' | 'teamId'>,
+  team: TeamRow,
+  caller: CallerRow,
+  language: SmsLanguage,
+  by: Requester,
+  reservation: TextReservation,
+): Promise<LocateOutcome> {
+  if (team.isActive && team.lookupActive) {
+    await advanceOrEnded(deps, session.id, { type: 'LOOKUP_STARTED', at: Date.now() });
+    const outcome = await lookUpCaller(deps, session, caller, by);
+    if (outcome.found) {
+      await reservation.release(1);
+      await advanceSession(deps.db, session.id, { type: 'LOOKUP_FOUND', at: Date.now() });
+      return 'located';
+    }
+    await advanceSession(deps.db, session.id, {
+      type: 'LOOKUP_FAILED',
+      code: outcome.code,
+      at: Date.now(),
+    });
+  }
+  // Found by nobody and unable to receive a text.
+  if (untextableReason(caller.phoneNumber)) {
+    await reservation.release(1);
+    return 'untextable';
+  }
+  try {
+    const texted = await textCaller(deps, session, team, caller, language, by);
+    if (texted.status === 'opted-out') await reservation.release(1);
+    return texted.status;
+  } catch (error) {
+    await reservation.release(1);
+    throw error;
+  }
 }
 
 /**
@@ -325,9 +400,9 @@ type TextOutcome = { status: TextedCaller['status']; smsId: string | null };
  * caller's language, `sms.send`, and a short wait for the provider's answer so that a refusal
  * reaches the dispatcher. A number that texted STOP is not texted.
  */
-async function textCaller(
+export async function textCaller(
   deps: TrackingDeps,
-  session: SessionRow,
+  session: Pick<SessionRow, 'id' | 'teamId'>,
   team: TeamRow | null,
   caller: CallerRow,
   language: SmsLanguage,
@@ -363,7 +438,7 @@ async function textCaller(
 /** One `sms.sent` row per text written and queued for sending (the outcome is the session's). */
 async function auditText(
   deps: TrackingDeps,
-  session: SessionRow,
+  session: Pick<SessionRow, 'id' | 'teamId'>,
   caller: CallerRow,
   by: Requester,
   detail: { smsId: string; kind: 'location-link' | 'ask-location-by-text'; language: SmsLanguage },
@@ -372,7 +447,7 @@ async function auditText(
     actorUserId: by.userId,
     action: 'sms.sent',
     subject: caller.phoneNumber,
-    detail: { sessionId: session.id, ...detail },
+    detail: { sessionId: session.id, ...detail, ...byKey(by) },
     teamId: session.teamId,
     ip: by.ip,
   });
@@ -730,6 +805,18 @@ export async function completeSession(
   ip?: string,
 ): Promise<{ endedAt: string }> {
   const session = await visibleSession(deps, principal, sessionId, { active: false });
+  return endTracking(deps, session, requester(principal, ip));
+}
+
+/**
+ * Ends a session its requester may end (a dispatcher's, or a partner key's of the same team):
+ * links and sockets close, the team's export is queued, and the first end is audited.
+ */
+export async function endTracking(
+  deps: TrackingDeps,
+  session: Pick<SessionRow, 'id' | 'teamId'>,
+  by: Requester,
+): Promise<{ endedAt: string }> {
   // Ended first: its tokens are revoked, so no new socket can join and no text can be written.
   const ended = await endSession(deps.db, session.id);
   // Then every instance closes the session's sockets (again, harmlessly, for a repeated end:
@@ -737,7 +824,7 @@ export async function completeSession(
   await deps.hub.endSession(session.id);
   await deps.realtime.writer.flush();
   // Once, by the end that ended it (a repeated end changes nothing worth a row).
-  if (ended) await auditEnd(deps, principal, session, ended.exportTeamId !== null, ip);
+  if (ended) await auditEnd(deps, by, session, ended.exportTeamId !== null);
   const exportPending = ended
     ? ended.exportTeamId !== null
     : await hasPendingExport(deps.db, session.id);
@@ -758,13 +845,12 @@ const exportDelayMs = 2_000;
 
 async function auditEnd(
   deps: TrackingDeps,
-  principal: Principal,
-  session: SessionRow,
+  by: Requester,
+  session: Pick<SessionRow, 'id' | 'teamId'>,
   exported: boolean,
-  ip: string | undefined,
 ): Promise<void> {
-  const row = { actorUserId: principal.userId, teamId: session.teamId, ip: ip ?? null };
-  const detail = { sessionId: session.id };
+  const row = { actorUserId: by.userId, teamId: session.teamId, ip: by.ip };
+  const detail = { sessionId: session.id, ...byKey(by) };
   await recordAudit(deps.db, { ...row, action: 'session.ended', subject: session.id, detail });
   // The team's export setting sends the session's fixes to its storage (`export.upload`).
   if (exported)

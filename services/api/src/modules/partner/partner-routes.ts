@@ -1,16 +1,23 @@
 import { oauthContract, partnerContract } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
-import type { AppDeps } from '../../platform/deps';
 import { listsOfTeam, numbersOf } from '../call-lists/repo';
+import type { TrackingDeps } from '../location/service';
 import { z } from 'zod';
+import { IdempotencyInProgress, partnerLocate } from './locate-service';
 import { basicCredentials, issueAccessToken } from './oauth';
 import { overAllowance, sendAllowance, type PartnerAuthOptions } from './partner-auth';
+import {
+  endPartnerSession,
+  partnerFixPage,
+  partnerSessionView,
+  teamSession,
+} from './sessions-service';
 
 /** The partner API (issue 15) and the OAuth token endpoint that opens it. */
 export async function partnerRoutes(
   app: FastifyInstance,
-  { db }: Pick<AppDeps, 'db'>,
+  deps: TrackingDeps,
   auth: PartnerAuthOptions,
 ): Promise<void> {
   await app.register(async (scope) => {
@@ -45,7 +52,42 @@ export async function partnerRoutes(
     );
   });
 
+  const { db } = deps;
   registerContract(app, partnerContract, {
+    locate: async ({ body, headers }, { request, reply }) => {
+      const partner = await request.partnerAuth.require('locate:write', reply);
+      try {
+        const answer = await partnerLocate(
+          deps,
+          partner,
+          body,
+          headers['idempotency-key'],
+          request.ip,
+        );
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return { status: answer.status, body: answer.body };
+      } catch (error) {
+        if (error instanceof IdempotencyInProgress)
+          reply.header('retry-after', String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
+    session: async ({ params }, { request, reply }) => {
+      const partner = await request.partnerAuth.require('sessions:read', reply);
+      const session = await teamSession(db, partner, params.sessionId);
+      return { status: 200, body: await partnerSessionView(db, session) };
+    },
+    fixes: async ({ params, query }, { request, reply }) => {
+      const partner = await request.partnerAuth.require('sessions:read', reply);
+      return { status: 200, body: await partnerFixPage(db, partner, params.sessionId, query) };
+    },
+    end: async ({ params }, { request, reply }) => {
+      const partner = await request.partnerAuth.require('locate:write', reply);
+      return {
+        status: 200,
+        body: await endPartnerSession(deps, partner, params.sessionId, request.ip),
+      };
+    },
     callLists: async (_input, { request, reply }) => {
       const partner = await request.partnerAuth.require('sessions:read', reply);
       const lists = await listsOfTeam(db, partner.teamId);

@@ -20,6 +20,8 @@ export async function insertSession(
     overwatch?: { groupId: string | null };
     /** Practice mode (issue 14): a simulated caller; the session has no team. */
     practice?: boolean;
+    /** A partner's locate (issue 15): the key that asked, and the partner's reference. */
+    partner?: { keyId: string; externalReference: string | null };
   },
 ): Promise<string> {
   const row = await db
@@ -33,6 +35,12 @@ export async function insertSession(
         ? { kind: 'overwatch', overwatch_group_id: session.overwatch.groupId }
         : {}),
       ...(session.practice ? { practice: true } : {}),
+      ...(session.partner
+        ? {
+            partner_key_id: session.partner.keyId,
+            external_reference: session.partner.externalReference,
+          }
+        : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -27,6 +27,8 @@ export interface OpenSessionInput {
    * database refuses one), so no metrics, team admin, transfer or export ever sees it.
    */
   practice?: boolean;
+  /** A partner's locate (issue 15): no user opened it (`createdBy` null); this key did. */
+  partner?: { keyId: string; externalReference: string | null };
 }
 
 export interface OpenedSession {
@@ -49,6 +51,7 @@ export async function openSession(db: Database, input: OpenSessionInput): Promis
       createdBy: input.createdBy ?? null,
       ...(input.overwatch ? { overwatch: input.overwatch } : {}),
       ...(input.practice ? { practice: true } : {}),
+      ...(input.partner ? { partner: input.partner } : {}),
     });
     const callers = await insertCallers(
       trx,
