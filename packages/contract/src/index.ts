@@ -33,4 +33,5 @@ export * from './geofence';
 export * from './overwatch';
 export * from './partner-keys';
 export * from './partner-api';
+export * from './webhooks';
 export * from './overwatch-watch';

@@ -79,6 +79,32 @@ export const jobs = {
     payload: z.object({ sessionId: z.string().uuid() }).strict(),
     options: { attempts: 8, backoff: { type: 'exponential', delay: 30_000 }, ...keepHistory },
   },
+  /**
+   * Every second: claims the webhook deliveries that are due (new ones, and retries whose time
+   * came) and enqueues `webhook.deliver` for each. The outbox rows, not this job, are the truth.
+   */
+  webhookDispatch: {
+    name: 'webhook.dispatch',
+    // Its own queue: slow receivers occupying the delivery slots never delay the dispatch.
+    queue: 'webhook-dispatch',
+    payload: z.object({}).strict(),
+    options: {
+      attempts: 1,
+      backoff: { type: 'fixed', delay: 0 },
+      ...keepHistory,
+      removeOnComplete: { age: 600, count: 100 },
+    },
+  },
+  /**
+   * One attempt at one delivery (`jobId` = `<delivery id>:<attempt>`). A failure schedules the
+   * next attempt on the row (exponential back-off), which `webhook.dispatch` picks up.
+   */
+  webhookDeliver: {
+    name: 'webhook.deliver',
+    queue: 'webhook',
+    payload: z.object({ deliveryId: z.string().max(64) }).strict(),
+    options: { attempts: 1, backoff: { type: 'fixed', delay: 0 }, ...keepHistory },
+  },
 } as const satisfies Record<string, JobDefinition<z.ZodTypeAny>>;
 
 export type JobKey = keyof typeof jobs;

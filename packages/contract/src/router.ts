@@ -27,6 +27,7 @@ import { metricsContract } from './metrics';
 import { trainingContract } from './training';
 import { overwatchContract } from './overwatch';
 import { partnerContract } from './partner-api';
+import { partnerWebhooksContract } from './webhooks';
 import { apiKeysContract, oauthContract } from './partner-keys';
 import { ErrorBody } from './errors';
 import { publicRoute } from './route-security';
@@ -140,6 +141,7 @@ export const contract = c.router(
     apiKeys: apiKeysContract,
     oauth: oauthContract,
     partner: partnerContract,
+    partnerWebhooks: partnerWebhooksContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -258,6 +258,11 @@ export const ApiConfig = z.object({
    * beyond it, 429 with Retry-After. Every partner answer says what is left (`RateLimit-*`).
    */
   PARTNER_RATE_LIMIT_PER_MINUTE: int(300),
+  /**
+   * `true` lets a team register a plain http: webhook endpoint (a local receiver, tests); the
+   * worker's WEBHOOK_ALLOW_HTTP must agree to send to it. Refused in production.
+   */
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
   /** A caller link not opened within this many seconds expires. */
   CALLER_LINK_OPEN_WITHIN_SECONDS: int(2 * 3600),
   /**
@@ -336,6 +341,8 @@ function crossChecks(config: ApiConfig): string[] {
       problems.push('  DEV_OUTBOX: must be off with a real e-mail or SMS provider');
     if (config.NODE_ENV === 'production') problems.push('  DEV_OUTBOX: must be off in production');
   }
+  if (config.NODE_ENV === 'production' && config.WEBHOOK_ALLOW_HTTP === 'true')
+    problems.push('  WEBHOOK_ALLOW_HTTP: must be false in production');
   if (config.SMS_PROVIDER === 'twilio') {
     // Without them STOP would never be recorded and texted links would point at localhost.
     if (!config.TWILIO_AUTH_TOKEN)

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/** `true` or `false`, default false. */
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((value) => value === 'true');
+
 /** Every setting of the worker process. Each one is in `.env.example` with its default. */
 export const WorkerConfig = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -50,6 +56,25 @@ export const WorkerConfig = z.object({
   /** `local` writes export files under EXPORT_DIR. */
   EXPORT_STORAGE: z.enum(['local']).default('local'),
   EXPORT_DIR: z.string().default('.data/exports'),
+
+  // --- Partner webhooks (issue 15)
+  /**
+   * Deliveries may go to private, loopback and link-local addresses (a receiver on this machine,
+   * tests). Refused in production: a team's endpoint must not reach into the deployment's network.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
+  /** Deliveries may go to plain http: addresses (tests, a local receiver). Refused in production. */
+  WEBHOOK_ALLOW_HTTP: flag,
+  /** One attempt's limit, connection to answer: a slow receiver holds one worker slot, no more. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Deliveries sent at once by one worker process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(20),
+  /** Attempts per delivery before it is failed and its endpoint turned off (13: about 23 h). */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().positive().default(13),
+  /** The first retry's wait; each next one doubles it. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(20_000),
+  /** How often due deliveries are picked up and enqueued. */
+  WEBHOOK_DISPATCH_EVERY_MS: z.coerce.number().int().positive().default(1_000),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
@@ -79,7 +104,16 @@ function requiredTogether(config: WorkerConfig): string[] {
       'SMS_PROVIDER=twilio',
     ],
   ];
-  return needs.flatMap(([chosen, keys, why]) =>
-    chosen ? keys.filter((key) => !config[key]).map((key) => `  ${key}: required with ${why}`) : [],
-  );
+  const production = config.NODE_ENV === 'production';
+  const neverInProduction = (['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'WEBHOOK_ALLOW_HTTP'] as const)
+    .filter((key) => production && config[key])
+    .map((key) => `  ${key}: must be false in production`);
+  return [
+    ...needs.flatMap(([chosen, keys, why]) =>
+      chosen
+        ? keys.filter((key) => !config[key]).map((key) => `  ${key}: required with ${why}`)
+        : [],
+    ),
+    ...neverInProduction,
+  ];
 }

@@ -6,6 +6,8 @@ import { retentionPurge } from './jobs/maintenance/retention-purge';
 import { exportUpload } from './jobs/export/upload';
 import { locationLookup } from './jobs/location/lookup';
 import { smsSend } from './jobs/sms/send';
+import { webhookDeliver } from './jobs/webhook/deliver';
+import { webhookDispatch } from './jobs/webhook/dispatch';
 import type { Processor } from './processor';
 
 /** Every job of the contract and its processor. The worker will not start if one is missing. */
@@ -17,6 +19,8 @@ export const processors: { [K in JobKey]: Processor<K> } = {
   locationLookup,
   smsSend,
   exportUpload,
+  webhookDispatch,
+  webhookDeliver,
 };
 
 export function missingProcessors(): string[] {

@@ -61,7 +61,11 @@ export async function startWorkers(
       new Worker(queue, process, {
         connection: deps.connection,
         prefix,
-        concurrency: config.WORKER_CONCURRENCY,
+        // Deliveries wait on other people's servers, not on our CPU or database.
+        concurrency:
+          queue === jobs.webhookDeliver.queue
+            ? config.WEBHOOK_CONCURRENCY
+            : config.WORKER_CONCURRENCY,
       }),
   );
   for (const worker of workers) {
@@ -93,6 +97,14 @@ export async function startWorkers(
       'email-sweep',
       { every: 60_000 },
       { name: jobs.emailSweep.name, data: {}, opts: jobs.emailSweep.options },
+    );
+
+  await queues
+    .queueOf('webhookDispatch')
+    .upsertJobScheduler(
+      'webhook-dispatch',
+      { every: config.WEBHOOK_DISPATCH_EVERY_MS },
+      { name: jobs.webhookDispatch.name, data: {}, opts: jobs.webhookDispatch.options },
     );
 
   const heartbeat = startWorkerHeartbeat(config, deps.connection, deps.log);

@@ -273,6 +273,40 @@ export interface PartnerIdempotencyKeys {
   session_id: string | null;
 }
 
+export interface PartnerWebhookAttempts {
+  at: Generated<Timestamp>;
+  attempt: number;
+  delivery_id: string;
+  duration_ms: number;
+  error: string | null;
+  status_code: number | null;
+}
+
+export interface PartnerWebhookDeliveries {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+  event: string;
+  id: string;
+  next_attempt_at: Generated<Timestamp>;
+  payload: Json;
+  status: Generated<string>;
+  webhook_id: string;
+}
+
+export interface PartnerWebhooks {
+  created_at: Generated<Timestamp>;
+  created_by_key: string | null;
+  description: string | null;
+  disabled_reason: string | null;
+  enabled: Generated<boolean>;
+  events: string[];
+  id: Generated<string>;
+  secret: string;
+  team_id: string;
+  url: string;
+}
+
 export interface Psaps {
   city: string | null;
   county: string | null;
@@ -485,6 +519,9 @@ export interface DB {
   partner_access_tokens: PartnerAccessTokens;
   partner_api_keys: PartnerApiKeys;
   partner_idempotency_keys: PartnerIdempotencyKeys;
+  partner_webhook_attempts: PartnerWebhookAttempts;
+  partner_webhook_deliveries: PartnerWebhookDeliveries;
+  partner_webhooks: PartnerWebhooks;
   psaps: Psaps;
   session_callers: SessionCallers;
   session_events: SessionEvents;

@@ -107,6 +107,8 @@ const patternExamples: Record<string, string> = {
   '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$': 'county911.example.gov',
   // A partner API key (issue 15): made up, never a real one.
   '^lk_[A-Za-z0-9]{40}$': 'lk_4fK9x2QaExampleOnlyNotARealKey0000000000',
+  // A webhook signing secret (Standard Webhooks): made up too.
+  '^whsec_[A-Za-z0-9+/]{43}=$': 'whsec_ExampleOnlyNotARealSecretMadeUpForTheDocs00=',
 };
 
 const formatExamples: Record<string, string> = {

@@ -1,6 +1,7 @@
 import type { Database, DB } from '@locus/db';
 import type { SessionLifecycleEvent } from '@locus/machines/session-lifecycle';
 import { sql, type Transaction } from 'kysely';
+import { recordWebhookFacts } from '../webhooks/outbox';
 import { advanceSessionIn } from './lifecycle';
 
 export interface DispatcherProfile {
@@ -402,6 +403,17 @@ export async function endSession(
     const step = await advanceSessionIn(trx, sessionId, { type: 'END', at: Date.now() });
     if (!step?.taken || !step.endedAt) return undefined;
     const ended = { ended_at: step.endedAt, team_id: step.teamId };
+    // The team's webhooks hear of it (issue 15), in the transaction that ends it.
+    if (ended.team_id)
+      await recordWebhookFacts(trx, [
+        {
+          teamId: ended.team_id,
+          event: 'session.ended',
+          key: sessionId,
+          at: ended.ended_at,
+          data: { sessionId, endedAt: ended.ended_at.toISOString() },
+        },
+      ]);
     await trx
       .updateTable('connection_tokens')
       .set({ revoked_at: sql<Date>`now()` })

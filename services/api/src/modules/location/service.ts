@@ -26,6 +26,7 @@ import { advanceSession, mayRejoin } from './lifecycle';
 import { untextableMessage, untextableReason } from '../sms/number-type';
 import { SmsRateLimiter } from '../sms/rate-limit';
 import { announceChatOpenedToNewCallers } from '../chat/service';
+import { recordSessionFact } from '../webhooks/outbox';
 import { insertSignedInDispatcherToken } from '../sessions/repo';
 import { openSession } from '../sessions/service';
 import { failPracticeLookup, refuseInPractice, textPracticeCaller } from '../practice/service';
@@ -776,6 +777,12 @@ async function reportSmsOutcome(
   smsId: string,
 ): Promise<'sent' | 'delivered' | 'failed' | 'opted-out' | 'queued'> {
   const sms = await findSmsStatus(deps.db, smsId);
+  if (sms && sms.status !== 'queued')
+    await recordSessionFact(deps.db, target.sessionId, {
+      event: 'sms.status',
+      key: `${smsId}:${sms.status}`,
+      data: { callerId: target.callerId, smsId, status: sms.status },
+    });
   if (sms?.status === 'failed' || sms?.status === 'undelivered') {
     const optedOut = sms.error === 'opted-out';
     await advanceSession(deps.db, target.sessionId, {

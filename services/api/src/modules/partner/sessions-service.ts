@@ -1,13 +1,13 @@
 import {
   partnerLimits,
   type LinkStage,
-  type PartnerFix,
   type PartnerFixPage,
   type PartnerSession,
 } from '@locus/contract';
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
 import { endTracking, type TrackingDeps } from '../location/service';
+import { toPartnerFix } from './fix-shape';
 import type { PartnerPrincipal } from './partner-auth';
 import {
   findFixesAfter,
@@ -20,19 +20,6 @@ import {
 } from './sessions-repo';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
-const toPartnerFix = (fix: PartnerFixRow): PartnerFix => ({
-  seq: fix.seq,
-  callerId: fix.callerId,
-  latitude: fix.latitude,
-  longitude: fix.longitude,
-  uncertaintyRadiusInMeters: fix.uncertaintyRadiusM,
-  altitude: fix.altitude,
-  address: fix.address,
-  source: fix.source,
-  capturedAt: fix.capturedAt.toISOString(),
-  receivedAt: fix.receivedAt.toISOString(),
-});
 
 /** How far a caller's link got: the furthest step it reached. */
 function linkStage(caller: PartnerCallerRow): LinkStage {

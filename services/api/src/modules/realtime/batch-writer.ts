@@ -2,6 +2,7 @@ import type { Database } from '@locus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { noteFixesStored } from '../location/lifecycle';
 import { lifecyclesPastFirstFix } from '../location/lifecycle-repo';
+import { recordBatchFacts } from '../webhooks/outbox';
 import {
   insertEvents,
   insertFixes,
@@ -137,6 +138,8 @@ export class BatchWriter {
             .filter((id) => !pastFirstFix.has(lifecycles.get(id) ?? '')),
         );
         await noteFixesStored(trx, [...unsettled]);
+        // The team's webhook deliveries (issue 15), written with what they announce.
+        await recordBatchFacts(trx, fixes, events);
       });
       this.failures = 0;
       this.written.fixes += fixes.length;

@@ -1,5 +1,6 @@
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
+import { recordWebhookFacts } from '../webhooks/outbox';
 import { insertCallers, insertSession, insertSignedInDispatcherToken, insertTokens } from './repo';
 import { newToken } from './tokens';
 
@@ -61,6 +62,22 @@ export async function openSession(db: Database, input: OpenSessionInput): Promis
         language: caller.language ?? 'en',
       })),
     );
+    // The team's webhooks hear of it (issue 15), in the transaction that opens it.
+    if (input.teamId && !input.practice)
+      await recordWebhookFacts(trx, [
+        {
+          teamId: input.teamId,
+          event: 'session.started',
+          key: sessionId,
+          at: new Date(),
+          data: {
+            sessionId,
+            startedBy: input.partner ? 'partner' : 'dispatcher',
+            externalReference: input.partner?.externalReference ?? null,
+            callers: callers.map((caller) => ({ id: caller.id, phoneNumber: caller.phone_number })),
+          },
+        },
+      ]);
     const dispatcher = newToken();
     const callerTokens =
       input.withCallerTokens === false ? [] : callers.map((caller) => ({ caller, ...newToken() }));
