@@ -187,6 +187,11 @@ describe('webhooks', () => {
       fix!.body,
     );
     expect(fixPayload.data).toMatchObject({ sessionId, fix: { source: 'RAPID_SOS' } });
+    // Header names in another case (a gateway's) verify the same.
+    const shouted = Object.fromEntries(
+      Object.entries(fix!.headers).map(([name, value]) => [name.toUpperCase(), String(value)]),
+    );
+    expect(verifyWebhook(endpoint.secret, shouted, fix!.body)).toEqual(fixPayload);
     expect(fix!.headers['webhook-id']).toMatch(/^msg_/);
 
     // A wrong secret, or an altered body, does not verify.

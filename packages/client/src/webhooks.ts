@@ -48,8 +48,13 @@ export function verifyWebhook<T = unknown>(
   body: string,
   options: { toleranceSeconds?: number; now?: Date } = {},
 ): T {
+  // Header names in any case (frameworks and gateways differ).
+  const plain =
+    headers instanceof Headers
+      ? undefined
+      : new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const read = (name: keyof WebhookHeaders): string => {
-    const value = headers instanceof Headers ? headers.get(name) : headers[name];
+    const value = headers instanceof Headers ? headers.get(name) : plain?.get(name);
     const text = Array.isArray(value) ? value[0] : value;
     if (!text) throw new WebhookVerificationError(`Missing ${name}`);
     return text;

@@ -13,7 +13,8 @@ export interface JobDefinition<P extends z.ZodTypeAny> {
     attempts: number;
     backoff: { type: 'exponential' | 'fixed'; delay: number };
     removeOnComplete: { age: number; count: number };
-    removeOnFail: { age: number };
+    /** `true`: removed as soon as it fails. */
+    removeOnFail: { age: number } | true;
     stackTraceLimit: number;
   };
 }
@@ -96,14 +97,21 @@ export const jobs = {
     },
   },
   /**
-   * One attempt at one delivery (`jobId` = `<delivery id>:<attempt>`). A failure schedules the
-   * next attempt on the row (exponential back-off), which `webhook.dispatch` picks up.
+   * One attempt at one delivery (`jobId` = `<delivery id>-a<attempt>`). A failure schedules the
+   * next attempt on the row (exponential back-off), which `webhook.dispatch` picks up. A job that
+   * itself failed (the database away, a stalled worker) is removed at once: a kept one would make
+   * BullMQ ignore the dispatch's next add of the same id, and the row would never be sent.
    */
   webhookDeliver: {
     name: 'webhook.deliver',
     queue: 'webhook',
     payload: z.object({ deliveryId: z.string().max(64) }).strict(),
-    options: { attempts: 1, backoff: { type: 'fixed', delay: 0 }, ...keepHistory },
+    options: {
+      attempts: 1,
+      backoff: { type: 'fixed', delay: 0 },
+      ...keepHistory,
+      removeOnFail: true,
+    },
   },
 } as const satisfies Record<string, JobDefinition<z.ZodTypeAny>>;
 

@@ -175,9 +175,9 @@ export const partnerContract = c.router(
       description:
         `Scope \`sessions:read\`. At most \`limit\` fixes (default ${partnerLimits.fixesPageDefault}, ` +
         `at most ${partnerLimits.fixesPageMax}); pass the answer's \`nextCursor\` as \`cursor\` ` +
-        'for the next page while `hasMore` is true. A cursor stays valid: polling with the last ' +
-        'one reads each fix that arrived since exactly once. Fixes reach this list within a ' +
-        `second of arriving. ${NOT_FOUND}`,
+        'for the next page while `hasMore` is true. A cursor stays valid: poll with the last ' +
+        'one for the fixes stored since. Fixes reach this list within a second of arriving; ' +
+        `webhooks (\`location.created\`) announce each one. ${NOT_FOUND}`,
       pathParams: SessionParams,
       query: z
         .object({

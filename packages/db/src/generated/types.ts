@@ -290,6 +290,7 @@ export interface PartnerWebhookDeliveries {
   id: string;
   next_attempt_at: Generated<Timestamp>;
   payload: Json;
+  resend_base: Generated<number>;
   status: Generated<string>;
   webhook_id: string;
 }

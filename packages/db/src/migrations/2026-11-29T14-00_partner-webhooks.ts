@@ -31,6 +31,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null default now(),
       status text not null default 'pending' check (status in ('pending', 'delivered', 'failed')),
       attempts integer not null default 0,
+      -- The attempts made before the last resend: a resend gets a whole new round of retries.
+      resend_base integer not null default 0,
       next_attempt_at timestamptz not null default now(),
       delivered_at timestamptz
     );

@@ -47,6 +47,9 @@ describe('webhook addresses', () => {
       'fe80::1',
       '::ffff:127.0.0.1',
       '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::',
       'not an address',
     ])
       expect(isPublicAddress(address), address).toBe(false);
@@ -63,7 +66,10 @@ describe('webhook addresses', () => {
     });
     const byName = await postWebhook(`http://localhost:${port}/`, {}, '{}', strict);
     expect(byName).toMatchObject({ ok: false });
-    expect(byName.ok ? '' : byName.error).toMatch(/^blocked: localhost resolves to a private/);
+    expect(byName.ok ? '' : byName.error).toBe('blocked: not a public address');
+    expect(await postWebhook(`http://[::ffff:127.0.0.1]:${port}/`, {}, '{}', strict)).toMatchObject(
+      { ok: false },
+    );
     expect(requests).toBe(before);
     expect(
       await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', { ...strict, allowPrivate: true }),

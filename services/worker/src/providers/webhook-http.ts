@@ -26,6 +26,11 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4 inside IPv6 (NAT64, 6to4, Teredo) could carry any of the ranges above.
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['2001::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -35,6 +40,12 @@ for (const [network, prefix] of [
 export function isPublicAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return isPublicAddress(mapped[1]!);
+  // The same, written in hex as URL parsers do (::ffff:7f00:1 is 127.0.0.1).
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex) {
+    const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+    return isPublicAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+  }
   const family = isIP(address);
   if (family === 0) return false;
   return !forbidden.check(address, family === 4 ? 'ipv4' : 'ipv6');
@@ -60,7 +71,8 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, '', 0);
     const allowed = addresses.filter((entry) => isPublicAddress(entry.address));
     if (allowed.length === 0)
-      return callback(new Blocked(`${hostname} resolves to a private address`), '', 0);
+      // Not which address: the partner must not learn what the deployment's names resolve to.
+      return callback(new Blocked('not a public address'), '', 0);
     if (options.all) return callback(null, allowed as unknown as string);
     return callback(null, allowed[0]!.address, allowed[0]!.family);
   });

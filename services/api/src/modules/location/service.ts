@@ -306,6 +306,25 @@ export async function lookUpCaller(
   return { found: false, code };
 }
 
+/** The provider's lookup as one step of a locate, told to the session-lifecycle machine. */
+async function lookUpFirst(
+  deps: TrackingDeps,
+  session: Pick<SessionRow, 'id' | 'teamId'>,
+  caller: CallerRow,
+  by: Requester,
+): Promise<boolean> {
+  await advanceOrEnded(deps, session.id, { type: 'LOOKUP_STARTED', at: Date.now() });
+  const outcome = await lookUpCaller(deps, session, caller, by);
+  await advanceSession(
+    deps.db,
+    session.id,
+    outcome.found
+      ? { type: 'LOOKUP_FOUND', at: Date.now() }
+      : { type: 'LOOKUP_FAILED', code: outcome.code, at: Date.now() },
+  );
+  return outcome.found;
+}
+
 /** What became of a locate: the provider found the phone, or its text's fate. */
 export type LocateOutcome = 'located' | 'untextable' | TextedCaller['status'];
 
@@ -326,18 +345,15 @@ export async function lookUpThenText(
   reservation: TextReservation,
 ): Promise<LocateOutcome> {
   if (team.isActive && team.lookupActive) {
-    await advanceOrEnded(deps, session.id, { type: 'LOOKUP_STARTED', at: Date.now() });
-    const outcome = await lookUpCaller(deps, session, caller, by);
-    if (outcome.found) {
+    const found = await lookUpFirst(deps, session, caller, by).catch(async (error: unknown) => {
+      // Ended meanwhile, or the lookup could not be asked: no text goes out.
       await reservation.release(1);
-      await advanceSession(deps.db, session.id, { type: 'LOOKUP_FOUND', at: Date.now() });
+      throw error;
+    });
+    if (found) {
+      await reservation.release(1);
       return 'located';
     }
-    await advanceSession(deps.db, session.id, {
-      type: 'LOOKUP_FAILED',
-      code: outcome.code,
-      at: Date.now(),
-    });
   }
   // Found by nobody and unable to receive a text.
   if (untextableReason(caller.phoneNumber)) {

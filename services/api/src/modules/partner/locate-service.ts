@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Database } from '@locus/db';
 import { partnerLimits, type PartnerSession, type SmsLanguage } from '@locus/contract';
 import { ApiError } from '../../http/errors';
 import { recordAudit } from '../audit/repo';
@@ -61,13 +62,8 @@ export async function partnerLocate(
   idempotencyKey: string | undefined,
   ip: string,
 ): Promise<LocateAnswer> {
-  if (idempotencyKey === undefined) {
-    return {
-      status: 201,
-      body: await locate(deps, partner, input, ip, async () => {}),
-      replayed: false,
-    };
-  }
+  if (idempotencyKey === undefined)
+    return { status: 201, body: await locate(deps, partner, input, ip), replayed: false };
   const ref = { keyId: partner.keyId, idempotencyKey };
   const claim = await claimIdempotencyKey(deps.db, {
     ...ref,
@@ -97,18 +93,17 @@ export async function partnerLocate(
     case 'claimed':
       break;
   }
-  let opened = false;
   try {
-    const body = await locate(deps, partner, input, ip, async (sessionId) => {
-      opened = true;
-      await noteIdempotentSession(deps.db, ref, sessionId);
-    });
+    // The session is noted on the claim in the transaction that opens it.
+    const body = await locate(deps, partner, input, ip, (trx, sessionId) =>
+      noteIdempotentSession(trx, ref, sessionId),
+    );
     await storeIdempotentAnswer(deps.db, ref, { status: 201, body });
     return { status: 201, body, replayed: false };
   } catch (error) {
-    // Nothing started: a retry runs afresh. A session opened: the key stays held, and a retry
-    // after the lock answers that session (claimIdempotencyKey's `orphaned`).
-    if (!opened) await releaseIdempotencyKey(deps.db, ref);
+    // Nothing opened: a retry runs afresh. A session opened: the key stays held, and a retry
+    // after the hold answers that session (claimIdempotencyKey's `orphaned`).
+    await releaseIdempotencyKey(deps.db, ref);
     throw error;
   }
 }
@@ -134,7 +129,7 @@ async function locate(
   partner: PartnerPrincipal,
   input: PartnerLocate,
   ip: string,
-  onOpened: (sessionId: string) => Promise<void>,
+  inTransaction?: (trx: Database, sessionId: string) => Promise<void>,
 ): Promise<PartnerSession> {
   const team = await findTeam(deps.db, partner.teamId);
   if (!team?.isActive) throw new ApiError(403, 'no-active-team', 'This key’s team is not active.');
@@ -155,25 +150,17 @@ async function locate(
       dispatcherTokenTtlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
       withCallerTokens: false,
       partner: { keyId: partner.keyId, externalReference: input.externalReference },
+      ...(inTransaction ? { inTransaction } : {}),
     });
   } catch (error) {
     await reservation.release(1);
     throw error;
   }
   const session = { id: opened.sessionId, teamId: partner.teamId };
-  await onOpened(session.id);
   const by: Requester = { userId: null, ip, partnerKeyId: partner.keyId };
-  await recordAudit(deps.db, {
-    actorUserId: null,
-    action: 'locate.requested',
-    subject: input.phoneNumber,
-    detail: {
-      sessionId: session.id,
-      partnerKeyId: partner.keyId,
-      ...(input.externalReference ? { externalReference: input.externalReference } : {}),
-    },
-    teamId: partner.teamId,
-    ip,
+  await auditLocate(deps, partner, input, session.id, ip).catch(async (error: unknown) => {
+    await reservation.release(1);
+    throw error;
   });
   const caller = {
     id: opened.callerIds[0]!,
@@ -184,4 +171,25 @@ async function locate(
   // A position the provider found was published by this instance: written before it is read.
   await deps.realtime.writer.flush();
   return partnerSessionView(deps.db, await teamSession(deps.db, partner, session.id));
+}
+
+function auditLocate(
+  deps: TrackingDeps,
+  partner: PartnerPrincipal,
+  input: PartnerLocate,
+  sessionId: string,
+  ip: string,
+): Promise<void> {
+  return recordAudit(deps.db, {
+    actorUserId: null,
+    action: 'locate.requested',
+    subject: input.phoneNumber,
+    detail: {
+      sessionId,
+      partnerKeyId: partner.keyId,
+      ...(input.externalReference ? { externalReference: input.externalReference } : {}),
+    },
+    teamId: partner.teamId,
+    ip,
+  });
 }

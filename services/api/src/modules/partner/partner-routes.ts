@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import { listsOfTeam, numbersOf } from '../call-lists/repo';
 import type { TrackingDeps } from '../location/service';
+import { withRetryAfter } from '../sms/rate-limit';
 import { z } from 'zod';
 import { IdempotencyInProgress, partnerLocate } from './locate-service';
 import { basicCredentials, issueAccessToken } from './oauth';
@@ -57,12 +58,9 @@ export async function partnerRoutes(
     locate: async ({ body, headers }, { request, reply }) => {
       const partner = await request.partnerAuth.require('locate:write', reply);
       try {
-        const answer = await partnerLocate(
-          deps,
-          partner,
-          body,
-          headers['idempotency-key'],
-          request.ip,
+        // The team's text allowance refuses with 429 and Retry-After, as the dashboard's does.
+        const answer = await withRetryAfter(reply, () =>
+          partnerLocate(deps, partner, body, headers['idempotency-key'], request.ip),
         );
         if (answer.replayed) reply.header('idempotent-replayed', 'true');
         return { status: answer.status, body: answer.body };

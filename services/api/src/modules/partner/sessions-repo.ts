@@ -42,8 +42,9 @@ export async function findTeamSession(
     id: row.id,
     teamId: row.team_id,
     status: row.status,
-    // A key revoked and deleted with its team leaves created_by null too: still not a dispatcher.
-    startedBy: row.created_by === null ? 'partner' : 'dispatcher',
+    // Keys are revoked, never deleted (only with their team and its sessions); a dispatcher's
+    // account may be deleted, which empties created_by, so that is not the sign.
+    startedBy: row.partner_key_id === null ? 'dispatcher' : 'partner',
     externalReference: row.external_reference,
     createdAt: row.created_at,
     endedAt: row.ended_at,
@@ -293,12 +294,17 @@ export async function storeIdempotentAnswer(
     .execute();
 }
 
-/** The claimed request failed before it started anything: a retry may run it afresh. */
+/**
+ * The claimed request failed before it opened a session: a retry may run it afresh. (One that
+ * opened its session keeps the claim even if its commit's answer was lost: the retry after the
+ * hold answers that session.)
+ */
 export async function releaseIdempotencyKey(db: Database, ref: IdempotencyRef): Promise<void> {
   await db
     .deleteFrom('partner_idempotency_keys')
     .where('key_id', '=', ref.keyId)
     .where('idempotency_key', '=', ref.idempotencyKey)
     .where('response_status', 'is', null)
+    .where('session_id', 'is', null)
     .execute();
 }

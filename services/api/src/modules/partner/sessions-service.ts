@@ -90,8 +90,9 @@ const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url
 
 function decodeCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
-  const match = /^s(\d{1,12})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match)
+  const match = /^s(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  // `seq` is a Postgres integer: a larger one was never given out.
+  if (!match || Number(match[1]) > 2 ** 31 - 1)
     throw new ApiError(400, 'validation-failed', 'The query string is not valid.', [
       { path: 'cursor', message: 'Not a cursor this API gave out' },
     ]);

@@ -30,6 +30,8 @@ export interface OpenSessionInput {
   practice?: boolean;
   /** A partner's locate (issue 15): no user opened it (`createdBy` null); this key did. */
   partner?: { keyId: string; externalReference: string | null };
+  /** More to write in the transaction that opens it (the partner's idempotency record). */
+  inTransaction?: (trx: Database, sessionId: string) => Promise<void>;
 }
 
 export interface OpenedSession {
@@ -62,6 +64,7 @@ export async function openSession(db: Database, input: OpenSessionInput): Promis
         language: caller.language ?? 'en',
       })),
     );
+    await input.inTransaction?.(trx, sessionId);
     // The team's webhooks hear of it (issue 15), in the transaction that opens it.
     if (input.teamId && !input.practice)
       await recordWebhookFacts(trx, [

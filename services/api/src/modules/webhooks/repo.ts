@@ -215,7 +215,12 @@ export async function markForResend(
 ): Promise<boolean> {
   const result = await db
     .updateTable('partner_webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: sql<Date>`now()`, delivered_at: null })
+    .set((eb) => ({
+      status: 'pending',
+      next_attempt_at: sql<Date>`now()`,
+      delivered_at: null,
+      resend_base: eb.ref('attempts'),
+    }))
     .where('webhook_id', '=', webhookId)
     .where('id', '=', deliveryId)
     .executeTakeFirst();

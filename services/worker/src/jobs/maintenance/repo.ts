@@ -17,7 +17,17 @@ export async function deleteHistoryEndedBefore(db: Database, cutoff: Date): Prom
     const result = await db.deleteFrom(table).where('session_id', 'in', ended).executeTakeFirst();
     deleted += Number(result.numDeletedRows);
   }
-  return deleted;
+  // Copies of the same history in partner tables (issue 15): webhook payloads carry fixes and
+  // numbers, kept answers to an Idempotency-Key carry a session's view (24 h is their use).
+  const deliveries = await db
+    .deleteFrom('partner_webhook_deliveries')
+    .where('created_at', '<', cutoff)
+    .executeTakeFirst();
+  const answers = await db
+    .deleteFrom('partner_idempotency_keys')
+    .where('created_at', '<', sql<Date>`now() - interval '24 hours'`)
+    .executeTakeFirst();
+  return deleted + Number(deliveries.numDeletedRows) + Number(answers.numDeletedRows);
 }
 
 export async function databaseNow(db: Database): Promise<Date> {

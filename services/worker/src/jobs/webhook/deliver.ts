@@ -16,25 +16,24 @@ export async function webhookDeliver(
 ): Promise<{ outcome: string }> {
   const delivery = await findPendingDelivery(db, deliveryId);
   if (!delivery) return { outcome: 'not pending' };
+  // Turned off since it was leased: it waits, pending, for the endpoint to be turned on.
+  if (!delivery.enabled) return { outcome: 'endpoint turned off' };
   const attempt = delivery.attempts + 1;
-  const last = attempt >= config.WEBHOOK_MAX_ATTEMPTS;
+  // Counted from the last resend, which starts a whole new round.
+  const round = attempt - delivery.resendBase;
+  const last = round >= config.WEBHOOK_MAX_ATTEMPTS;
   const started = Date.now();
-  const response = delivery.enabled
-    ? await postWebhook(
-        delivery.url,
-        { ...signWebhook(delivery.secret, { id: delivery.id, body: delivery.body }) },
-        delivery.body,
-        {
-          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-          allowHttp: config.WEBHOOK_ALLOW_HTTP,
-        },
-      )
-    : ({ ok: false, statusCode: null, error: 'the endpoint is turned off' } as const);
-  const retryInMs =
-    response.ok || last || !delivery.enabled
-      ? null
-      : config.WEBHOOK_RETRY_BASE_MS * 2 ** (attempt - 1);
+  const response = await postWebhook(
+    delivery.url,
+    { ...signWebhook(delivery.secret, { id: delivery.id, body: delivery.body }) },
+    delivery.body,
+    {
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      allowHttp: config.WEBHOOK_ALLOW_HTTP,
+    },
+  );
+  const retryInMs = response.ok || last ? null : config.WEBHOOK_RETRY_BASE_MS * 2 ** (round - 1);
   await recordAttempt(db, delivery, {
     attempt,
     statusCode: response.statusCode,
@@ -42,7 +41,7 @@ export async function webhookDeliver(
     durationMs: Date.now() - started,
     delivered: response.ok,
     retryInMs,
-    disableReason: `Turned off after ${attempt} failed attempts at one delivery (the last: ${
+    disableReason: `Turned off after ${round} failed attempts at one delivery (the last: ${
       response.ok ? '' : response.error
     }).`,
   });

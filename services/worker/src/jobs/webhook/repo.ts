@@ -16,13 +16,16 @@ export async function leaseDueDeliveries(
     .set({ next_attempt_at: sql<Date>`now() + make_interval(secs => ${leaseSeconds})` })
     .where('id', 'in', (eb) =>
       eb
-        .selectFrom('partner_webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', sql<Date>`now()`)
-        .orderBy('next_attempt_at')
+        .selectFrom('partner_webhook_deliveries as d')
+        // A turned-off endpoint's deliveries wait, pending, until it is turned on again.
+        .innerJoin('partner_webhooks as w', 'w.id', 'd.webhook_id')
+        .select('d.id')
+        .where('w.enabled', '=', true)
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', sql<Date>`now()`)
+        .orderBy('d.next_attempt_at')
         .limit(limit)
-        .forUpdate()
+        .forUpdate('d')
         .skipLocked(),
     )
     .returning(['id', 'attempts'])
@@ -32,6 +35,8 @@ export async function leaseDueDeliveries(
 export interface DeliveryToSend {
   id: string;
   attempts: number;
+  /** Attempts made before the last resend. */
+  resendBase: number;
   /** The payload's exact JSON text: what is signed is what is sent. */
   body: string;
   webhookId: string;
@@ -50,6 +55,7 @@ export async function findPendingDelivery(
     .select([
       'd.id',
       'd.attempts',
+      'd.resend_base',
       sql<string>`d.payload::text`.as('body'),
       'w.id as webhook_id',
       'w.url',
@@ -63,6 +69,7 @@ export async function findPendingDelivery(
     ? {
         id: row.id,
         attempts: row.attempts,
+        resendBase: row.resend_base,
         body: row.body,
         webhookId: row.webhook_id,
         url: row.url,
