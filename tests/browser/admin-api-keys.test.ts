@@ -126,8 +126,9 @@ describe('the API page', () => {
     await tabTo(/^Create API key for Demo County 911$/);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Create API key' });
-    await dialog.waitFor();
-    // The name field has the focus; the scopes are checkboxes Space toggles.
+    // The name field takes the focus (once the dialog has opened); Space toggles a scope.
+    const name = dialog.getByRole('textbox', { name: 'Name' });
+    await expect.poll(() => name.evaluate((field) => field === document.activeElement)).toBe(true);
     await page.keyboard.type('Keyboard key');
     expect(await dialog.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Keyboard key');
     await tabTo(/^locate:write/);
@@ -139,7 +140,7 @@ describe('the API page', () => {
     // The key is shown with Done focused; Enter closes it.
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
     await shown.getByText('Copy this key now').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Done');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Done');
     await page.keyboard.press('Enter');
     await shown.waitFor({ state: 'detached' });
 
@@ -147,8 +148,9 @@ describe('the API page', () => {
     await tabTo(/^Revoke Keyboard key$/);
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog', { name: 'Revoke API key' });
-    await confirm.waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Cancel');
     await tabTo(/^Revoke key$/);
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'detached' });

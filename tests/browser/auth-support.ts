@@ -61,6 +61,7 @@ async function snapshotWebDist(): Promise<{ dir: string; remove(): void }> {
 
 export async function startAuthEnvironment(
   env: Record<string, string> = {},
+  workerEnv: Record<string, string> = {},
 ): Promise<AuthEnvironment> {
   const web = await snapshotWebDist();
   const database = await freshDatabase();
@@ -85,6 +86,7 @@ export async function startAuthEnvironment(
       REDIS_URL: testEnvironment.redisUrl(),
       REDIS_KEY_PREFIX: redisPrefix,
       LOG_LEVEL: 'silent',
+      ...workerEnv,
     }),
     { db: database.db, connection, log: pino({ level: 'silent' }) },
   );

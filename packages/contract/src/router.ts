@@ -27,7 +27,7 @@ import { metricsContract } from './metrics';
 import { trainingContract } from './training';
 import { overwatchContract } from './overwatch';
 import { partnerContract } from './partner-api';
-import { partnerWebhooksContract } from './webhooks';
+import { partnerWebhooksContract, teamWebhooksContract } from './webhooks';
 import { apiKeysContract, oauthContract } from './partner-keys';
 import { ErrorBody } from './errors';
 import { publicRoute } from './route-security';
@@ -142,6 +142,7 @@ export const contract = c.router(
     oauth: oauthContract,
     partner: partnerContract,
     partnerWebhooks: partnerWebhooksContract,
+    teamWebhooks: teamWebhooksContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

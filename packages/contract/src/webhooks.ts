@@ -195,3 +195,76 @@ export const partnerWebhooksContract = c.router(
   },
   { strictStatusCodes: true },
 );
+
+const TeamParams = z.object({ teamId: z.string().uuid() });
+const TeamWebhookParams = TeamParams.extend({ id: z.string().uuid() });
+const TeamDeliveryParams = TeamWebhookParams.extend({ deliveryId: z.string().max(64) });
+
+const TEAM_ACCESS =
+  'The API page’s view of the same endpoints, for team admins (and admins) of the team and ' +
+  'platform admins. Adding one needs the team active at the enterprise level (403 `forbidden`); ' +
+  'a team the user is not on is 404.';
+
+/** The API page (/admin/admin-api): a team admin manages the team's endpoints as its keys do. */
+export const teamWebhooksContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/api/v1/teams/:teamId/webhooks',
+      summary: "A team's webhook endpoints, oldest first, without their secrets",
+      description: TEAM_ACCESS,
+      pathParams: TeamParams,
+      responses: { 200: z.object({ webhooks: z.array(Webhook) }), ...errors },
+    },
+    create: {
+      method: 'POST',
+      path: '/api/v1/teams/:teamId/webhooks',
+      summary: 'Add an endpoint; its signing secret is in this answer only',
+      description: `${TEAM_ACCESS} As \`POST /api/v1/partner/webhooks\`.`,
+      pathParams: TeamParams,
+      body: CreateWebhookInput,
+      responses: { 201: CreatedWebhook, 409: ErrorBody, ...errors },
+    },
+    update: {
+      method: 'PATCH',
+      path: '/api/v1/teams/:teamId/webhooks/:id',
+      summary: 'Change an endpoint, or turn it off and on',
+      description: TEAM_ACCESS,
+      pathParams: TeamWebhookParams,
+      body: UpdateWebhookInput,
+      responses: { 200: Webhook, ...errors },
+    },
+    remove: {
+      method: 'DELETE',
+      path: '/api/v1/teams/:teamId/webhooks/:id',
+      summary: 'Delete an endpoint and its delivery log',
+      description: TEAM_ACCESS,
+      pathParams: TeamWebhookParams,
+      body: c.noBody(),
+      responses: { 204: c.noBody(), ...errors },
+    },
+    deliveries: {
+      method: 'GET',
+      path: '/api/v1/teams/:teamId/webhooks/:id/deliveries',
+      summary: 'An endpoint’s newest deliveries, with every attempt',
+      description: TEAM_ACCESS,
+      pathParams: TeamWebhookParams,
+      query: z
+        .object({
+          limit: z.coerce.number().int().min(1).max(webhookLimits.deliveriesPageMax).optional(),
+        })
+        .strict(),
+      responses: { 200: WebhookDeliveryList, ...errors },
+    },
+    resend: {
+      method: 'POST',
+      path: '/api/v1/teams/:teamId/webhooks/:id/deliveries/:deliveryId/resend',
+      summary: 'Send a delivery again, now, with the same webhook-id',
+      description: TEAM_ACCESS,
+      pathParams: TeamDeliveryParams,
+      body: c.noBody(),
+      responses: { 202: WebhookDelivery, ...errors },
+    },
+  },
+  { strictStatusCodes: true },
+);

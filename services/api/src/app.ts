@@ -28,7 +28,7 @@ import { trainingRoutes } from './modules/training/routes';
 import { apiKeyRoutes } from './modules/partner/keys-routes';
 import { installPartnerAuth } from './modules/partner/partner-auth';
 import { partnerRoutes } from './modules/partner/partner-routes';
-import { partnerWebhookRoutes } from './modules/webhooks/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 import { verificationRoutes } from './modules/verification/routes';
 import { usersAdminRoutes } from './modules/users-admin/routes';
 import { teamMemberRoutes } from './modules/team-members/routes';
@@ -242,7 +242,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   await trainingRoutes(app, { ...deps, catalogue: trainingCatalogue });
   apiKeyRoutes(app, deps);
   await partnerRoutes(app, { ...deps, realtime, hub }, partnerAuth);
-  partnerWebhookRoutes(app, deps);
+  webhookRoutes(app, deps);
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);

@@ -5,21 +5,13 @@ import {
   type ApiKeyScope,
   type CreatedApiKey,
 } from '@locus/contract';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  CopyButton,
-  Group,
-  Modal,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { modalWidths } from '../../public-site/modal-widths';
 import { failureMessage } from '../teams/queries';
 import { useCreateApiKey } from './queries';
+import { CodeChoices } from './CodeChoices';
+import { ShownSecret } from './ShownSecret';
 
 /** The end of the chosen day in the admin's time zone, as the API wants it. */
 function endOfDay(date: string): string {
@@ -97,25 +89,15 @@ export function CreateKeyModal({
               required
               data-autofocus
             />
-            <Checkbox.Group
+            <CodeChoices
               label="Scopes"
               description="What the key may do"
+              codes={apiKeyScopes}
+              explain={apiKeyScopeDescriptions}
               value={scopes}
-              onChange={(value) => setScopes(value as ApiKeyScope[])}
+              onChange={setScopes}
               error={scopeError}
-              required
-            >
-              <Stack gap="xs" mt="xs">
-                {apiKeyScopes.map((scope) => (
-                  <Checkbox
-                    key={scope}
-                    value={scope}
-                    label={<code>{scope}</code>}
-                    description={apiKeyScopeDescriptions[scope]}
-                  />
-                ))}
-              </Stack>
-            </Checkbox.Group>
+            />
             <TextInput
               type="date"
               label="Last day (optional)"
@@ -157,33 +139,21 @@ function ShownKey({
   onClose: () => void;
 }) {
   return (
-    <Stack>
-      <Alert color="navy" title="Copy this key now">
-        This is the only time Locus shows it. Store it in your system’s secret store; if it is lost,
-        revoke it and create another.
-      </Alert>
-      <TextInput
-        label={`${created.key.name} (${teamName})`}
-        value={created.secret}
-        readOnly
-        ff="monospace"
-        onFocus={(event) => event.currentTarget.select()}
-      />
-      <Text size="sm">
-        Key id, for OAuth’s <code>client_id</code>: <code>{created.key.id}</code>
-      </Text>
-      <Group justify="flex-end">
-        <CopyButton value={created.secret}>
-          {({ copied, copy }) => (
-            <Button variant="default" onClick={copy} aria-live="polite">
-              {copied ? 'Copied' : 'Copy key'}
-            </Button>
-          )}
-        </CopyButton>
-        <Button ref={done} onClick={onClose}>
-          Done
-        </Button>
-      </Group>
-    </Stack>
+    <ShownSecret
+      title="Copy this key now"
+      copyLabel="Copy key"
+      label={`${created.key.name} (${teamName})`}
+      secret={created.secret}
+      done={done}
+      onClose={onClose}
+      extra={
+        <Text size="sm">
+          Key id, for OAuth’s <code>client_id</code>: <code>{created.key.id}</code>
+        </Text>
+      }
+    >
+      This is the only time Locus shows it. Store it in your system’s secret store; if it is lost,
+      revoke it and create another.
+    </ShownSecret>
   );
 }

@@ -19,6 +19,7 @@ import { failureMessage } from '../teams/queries';
 import { CreateKeyModal } from './CreateKeyModal';
 import { useApiKeys } from './queries';
 import { RevokeKeyModal } from './RevokeKeyModal';
+import { TeamWebhooks } from './TeamWebhooks';
 
 const day = (iso: string | null) =>
   iso
@@ -162,6 +163,7 @@ export function TeamApiKeys({ teamId, teamName }: { teamId: string; teamName: st
             </Table>
           </Table.ScrollContainer>
         )}
+        <TeamWebhooks teamId={teamId} teamName={teamName} />
       </Stack>
       {creating && (
         <CreateKeyModal teamId={teamId} teamName={teamName} onClose={() => setCreating(false)} />

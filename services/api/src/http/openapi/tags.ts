@@ -36,6 +36,8 @@ export const tagDescriptions: Record<keyof typeof contract, string> = {
   oauth: 'OAuth 2.0 client credentials: an access token for a partner API key.',
   partner:
     "The partner API: machines of an enterprise team call it with an API key or OAuth token, and see that team's data only.",
+  teamWebhooks:
+    "Team admins (enterprise level): the team's webhook endpoints and their delivery log, as on the API page.",
   partnerWebhooks:
     "The partner API's webhooks: endpoints that receive the team's events, signed as Standard Webhooks says, and their delivery log.",
 };

@@ -9,7 +9,6 @@ import {
 } from '@locus/contract';
 import type { Database } from '@locus/db';
 import { ApiError } from '../../http/errors';
-import type { PartnerPrincipal } from '../partner/partner-auth';
 import {
   deleteWebhook,
   findWebhook,
@@ -21,6 +20,15 @@ import {
   type DeliveryRow,
   type WebhookRow,
 } from './repo';
+
+/**
+ * Whose endpoints: a team's, managed by its partner system (a key with `webhooks:manage`) or by
+ * its team admins on the API page (no key).
+ */
+export interface WebhookOwner {
+  teamId: string;
+  keyId: string | null;
+}
 
 export interface WebhookPolicy {
   /** WEBHOOK_ALLOW_HTTP: plain http: endpoints may be registered (tests, a local receiver). */
@@ -59,23 +67,23 @@ function requireScheme(url: string, policy: WebhookPolicy): void {
 /** The Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-export async function partnerWebhooks(db: Database, partner: PartnerPrincipal): Promise<Webhook[]> {
-  return (await listWebhooks(db, partner.teamId)).map(toWebhook);
+export async function teamWebhooks(db: Database, owner: WebhookOwner): Promise<Webhook[]> {
+  return (await listWebhooks(db, owner.teamId)).map(toWebhook);
 }
 
-export async function createPartnerWebhook(
+export async function createWebhook(
   db: Database,
-  partner: PartnerPrincipal,
+  owner: WebhookOwner,
   input: { url: string; events: WebhookEvent[]; description: string | null },
   policy: WebhookPolicy,
 ): Promise<CreatedWebhook> {
   requireScheme(input.url, policy);
   const secret = newSecret();
   const row = await insertWebhook(db, {
-    teamId: partner.teamId,
+    teamId: owner.teamId,
     ...input,
     secret,
-    createdByKey: partner.keyId,
+    createdByKey: owner.keyId,
     cap: webhookLimits.endpointsPerTeam,
   });
   if (!row)
@@ -87,34 +95,30 @@ export async function createPartnerWebhook(
   return { webhook: toWebhook(row), secret };
 }
 
-export async function updatePartnerWebhook(
+export async function changeWebhook(
   db: Database,
-  partner: PartnerPrincipal,
+  owner: WebhookOwner,
   id: string,
   change: Omit<UpdateWebhookInput, 'url'> & { url?: string | undefined },
   policy: WebhookPolicy,
 ): Promise<Webhook> {
   if (change.url !== undefined) requireScheme(change.url, policy);
-  const row = await updateWebhook(db, partner.teamId, id, change);
+  const row = await updateWebhook(db, owner.teamId, id, change);
   if (!row) throw notFound();
   return toWebhook(row);
 }
 
-export async function deletePartnerWebhook(
-  db: Database,
-  partner: PartnerPrincipal,
-  id: string,
-): Promise<void> {
-  if (!(await deleteWebhook(db, partner.teamId, id))) throw notFound();
+export async function removeWebhook(db: Database, owner: WebhookOwner, id: string): Promise<void> {
+  if (!(await deleteWebhook(db, owner.teamId, id))) throw notFound();
 }
 
 export async function webhookDeliveries(
   db: Database,
-  partner: PartnerPrincipal,
+  owner: WebhookOwner,
   id: string,
   limit: number | undefined,
 ): Promise<WebhookDelivery[]> {
-  const webhook = await findWebhook(db, partner.teamId, id);
+  const webhook = await findWebhook(db, owner.teamId, id);
   if (!webhook) throw notFound();
   const rows = await listDeliveries(db, webhook.id, { limit: limit ?? 50 });
   return rows.map(toDelivery);
@@ -122,11 +126,11 @@ export async function webhookDeliveries(
 
 export async function resendDelivery(
   db: Database,
-  partner: PartnerPrincipal,
+  owner: WebhookOwner,
   id: string,
   deliveryId: string,
 ): Promise<WebhookDelivery> {
-  const webhook = await findWebhook(db, partner.teamId, id);
+  const webhook = await findWebhook(db, owner.teamId, id);
   if (!webhook || !(await markForResend(db, webhook.id, deliveryId)))
     throw new ApiError(404, 'not-found', 'There is no such delivery of this webhook.');
   const [row] = await listDeliveries(db, webhook.id, { limit: 1, deliveryId });
