@@ -24,12 +24,18 @@ export function trackingHelpers(environment: () => AuthEnvironment) {
   }
 
   /** Waits until the dev outbox holds a text to `to`; bounded by the test's timeout. */
-  async function waitForSms(to: string): Promise<OutboxSms> {
-    for (;;) {
+  /**
+   * The newest text to `to`, once the worker has sent it. Bounded, so that a text that never
+   * goes out fails here, by name, rather than as the whole test's timeout.
+   */
+  async function waitForSms(to: string, withinMs = 60_000): Promise<OutboxSms> {
+    const deadline = Date.now() + withinMs;
+    while (Date.now() < deadline) {
       const [text] = await outboxSms(to);
       if (text) return text;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    throw new Error(`no text to ${to} reached the dev outbox within ${withinMs} ms`);
   }
 
   /** The caller's link, on this test server (the text carries PUBLIC_URL). */
