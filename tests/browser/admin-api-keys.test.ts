@@ -99,7 +99,7 @@ describe('the API page', () => {
     expect(refused.status).toBe(401);
     await expectAccessible(page, 'API page, key revoked');
     await context.close();
-  });
+  }, 120_000);
 
   it('works with the keyboard alone: create, read the key, close, revoke', async () => {
     const { page, context } = await newPage(env.browser);
@@ -157,7 +157,7 @@ describe('the API page', () => {
     const row = page.getByRole('row').filter({ hasText: 'Keyboard key' });
     await row.getByText('Revoked').waitFor();
     await context.close();
-  });
+  }, 120_000);
 
   it('sends a dispatcher of an enterprise team away from it', async () => {
     // Admins reach /admin; the dispatcher is sent away by the route guard.

@@ -54,6 +54,7 @@ const url = (path: string) => `${env.api.url}${path}`;
 const receiverUrl = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/locus`;
 
 describe('webhooks on the API page', () => {
+  // A whole journey with 5 axe checks and the worker's retries: longer than the default.
   it('adds an endpoint, shows its secret once, logs failing attempts, and resends once the receiver is back', async () => {
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'teamadmin@demo-county.test');
@@ -143,5 +144,5 @@ describe('webhooks on the API page', () => {
     await confirm.getByRole('button', { name: 'Delete endpoint' }).click();
     await webhooks.getByText('No webhook endpoints yet').waitFor();
     await context.close();
-  });
+  }, 120_000);
 });

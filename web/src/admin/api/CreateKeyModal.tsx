@@ -5,13 +5,12 @@ import {
   type ApiKeyScope,
   type CreatedApiKey,
 } from '@locus/contract';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { modalWidths } from '../../public-site/modal-widths';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { failureMessage } from '../teams/queries';
 import { useCreateApiKey } from './queries';
 import { CodeChoices } from './CodeChoices';
-import { ShownSecret } from './ShownSecret';
+import { SecretOnceModal } from './SecretOnceModal';
 
 /** The end of the chosen day in the admin's time zone, as the API wants it. */
 function endOfDay(date: string): string {
@@ -44,12 +43,6 @@ export function CreateKeyModal({
   const [expires, setExpires] = useState('');
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [tried, setTried] = useState(false);
-  const done = useRef<HTMLButtonElement>(null);
-  // The form gives way to the key inside the same dialog (a second dialog would hand the focus
-  // back to the page as the first closed): the keyboard user lands on Done.
-  useEffect(() => {
-    if (created) done.current?.focus();
-  }, [created]);
 
   const nameError = tried && name.trim() === '' ? 'Give the key a name' : null;
   const scopeError = tried && scopes.length === 0 ? 'Choose at least one scope' : null;
@@ -64,96 +57,69 @@ export function CreateKeyModal({
   };
 
   return (
-    // Once the key is shown, Escape or a click outside must not lose the only copy: Done (or the
-    // close button) does.
-    <Modal
-      opened
-      onClose={onClose}
-      title={created ? 'Your new API key' : 'Create API key'}
-      size={modalWidths.wide}
-      closeOnClickOutside={!created}
-      closeOnEscape={!created}
-    >
-      {created ? (
-        <ShownKey created={created} teamName={teamName} done={done} onClose={onClose} />
-      ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <TextInput
-              label="Name"
-              description="What uses it, e.g. the CAD system"
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              maxLength={apiKeyLimits.nameMaxLength}
-              error={nameError}
-              required
-              data-autofocus
-            />
-            <CodeChoices
-              label="Scopes"
-              description="What the key may do"
-              codes={apiKeyScopes}
-              explain={apiKeyScopeDescriptions}
-              value={scopes}
-              onChange={setScopes}
-              error={scopeError}
-            />
-            <TextInput
-              type="date"
-              label="Last day (optional)"
-              description="The key stops working at the end of this day. Leave empty for no end."
-              value={expires}
-              min={today()}
-              onChange={(event) => setExpires(event.currentTarget.value)}
-            />
-            {create.isError && (
-              <Alert color="red" role="alert">
-                {failureMessage(create.error)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create key
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-    </Modal>
-  );
-}
-
-/** The new key, shown this once, with Copy and Done. */
-function ShownKey({
-  created,
-  teamName,
-  done,
-  onClose,
-}: {
-  created: CreatedApiKey;
-  teamName: string;
-  done: RefObject<HTMLButtonElement | null>;
-  onClose: () => void;
-}) {
-  return (
-    <ShownSecret
-      title="Copy this key now"
-      copyLabel="Copy key"
-      label={`${created.key.name} (${teamName})`}
-      secret={created.secret}
-      done={done}
-      onClose={onClose}
-      extra={
-        <Text size="sm">
-          Key id, for OAuth’s <code>client_id</code>: <code>{created.key.id}</code>
-        </Text>
+    <SecretOnceModal
+      formTitle="Create API key"
+      shownTitle="Your new API key"
+      shown={
+        created && {
+          title: 'Copy this key now',
+          copyLabel: 'Copy key',
+          label: `${created.key.name} (${teamName})`,
+          secret: created.secret,
+          note: 'This is the only time Locus shows it. Store it in your system’s secret store; if it is lost, revoke it and create another.',
+          extra: (
+            <Text size="sm">
+              Key id, for OAuth’s <code>client_id</code>: <code>{created.key.id}</code>
+            </Text>
+          ),
+        }
       }
+      onClose={onClose}
     >
-      This is the only time Locus shows it. Store it in your system’s secret store; if it is lost,
-      revoke it and create another.
-    </ShownSecret>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label="Name"
+            description="What uses it, e.g. the CAD system"
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            maxLength={apiKeyLimits.nameMaxLength}
+            error={nameError}
+            required
+            data-autofocus
+          />
+          <CodeChoices
+            label="Scopes"
+            description="What the key may do"
+            codes={apiKeyScopes}
+            explain={apiKeyScopeDescriptions}
+            value={scopes}
+            onChange={setScopes}
+            error={scopeError}
+          />
+          <TextInput
+            type="date"
+            label="Last day (optional)"
+            description="The key stops working at the end of this day. Leave empty for no end."
+            value={expires}
+            min={today()}
+            onChange={(event) => setExpires(event.currentTarget.value)}
+          />
+          {create.isError && (
+            <Alert color="red" role="alert">
+              {failureMessage(create.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create key
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </SecretOnceModal>
   );
 }

@@ -129,17 +129,18 @@ export class BatchWriter {
         await insertEvents(trx, events);
         // One update for all the batch's sessions: activity, and the first fix and best
         // uncertainty (metrics), in the transaction that stores the fixes.
-        const lifecycles = await touchSessions(trx, sessionTouches(fixes, events), new Date());
+        const touched = await touchSessions(trx, sessionTouches(fixes, events), new Date());
         // A session's first stored fix moves its lifecycle to sharing (the machine decides).
         // Sessions the touch saw sharing or ended are done; any it did not touch are asked.
         const unsettled = new Set(
           fixes
             .map((row) => row.sessionId)
-            .filter((id) => !pastFirstFix.has(lifecycles.get(id) ?? '')),
+            .filter((id) => !pastFirstFix.has(touched.get(id)?.lifecycle ?? '')),
         );
         await noteFixesStored(trx, [...unsettled]);
-        // The team's webhook deliveries (issue 15), written with what they announce.
-        await recordBatchFacts(trx, fixes, events);
+        // The team's webhook deliveries (issue 15), written with what they announce; the touch
+        // said which sessions' teams have endpoints, so the others cost no query at all.
+        await recordBatchFacts(trx, fixes, events, touched);
       });
       this.failures = 0;
       this.written.fixes += fixes.length;

@@ -85,13 +85,28 @@ export interface SessionTouch {
  * state: the batch writer asks the lifecycle machine only about sessions not yet sharing, so a
  * running session costs no second query per batch.
  */
+/** What the batch writer learns about each session it touched, from the same statement. */
+export interface TouchedSession {
+  lifecycle: string;
+  teamId: string | null;
+  externalReference: string | null;
+  /** The team has an enabled webhook endpoint (issue 15): only then are facts written. */
+  hasWebhooks: boolean;
+}
+
 export async function touchSessions(
   db: Database,
   touches: SessionTouch[],
   at: Date,
-): Promise<Map<string, string>> {
+): Promise<Map<string, TouchedSession>> {
   if (touches.length === 0) return new Map();
-  const result = await sql<{ id: string; lifecycle: string }>`
+  const result = await sql<{
+    id: string;
+    lifecycle: string;
+    team_id: string | null;
+    external_reference: string | null;
+    has_webhooks: boolean;
+  }>`
     update tracking_sessions s set
       last_active_at = greatest(s.last_active_at, ${at}::timestamptz),
       first_fix_at = coalesce(s.first_fix_at, v.first_fix_at),
@@ -108,9 +123,21 @@ export async function touchSessions(
       ${touches.map((t) => t.bestUncertaintyM)}::float8[]
     ) as v(id, first_fix_at, first_fix_source, first_fix_uncertainty_m, best_uncertainty_m)
     where s.id = v.id
-    returning s.id, s.lifecycle
+    returning s.id, s.lifecycle, s.team_id, s.external_reference,
+      exists (select 1 from partner_webhooks w where w.team_id = s.team_id and w.enabled)
+        as has_webhooks
   `.execute(db);
-  return new Map(result.rows.map((row) => [row.id, row.lifecycle]));
+  return new Map(
+    result.rows.map((row) => [
+      row.id,
+      {
+        lifecycle: row.lifecycle,
+        teamId: row.team_id,
+        externalReference: row.external_reference,
+        hasWebhooks: row.has_webhooks,
+      },
+    ]),
+  );
 }
 
 /** A caller's link-funnel times (issue 13), each set once by the caller socket. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WebhookEvent } from '@locus/contract';
 import type { Database } from '@locus/db';
 import { toPartnerFix } from '../partner/fix-shape';
-import type { EventRow, FixRow } from '../realtime/repo';
+import type { EventRow, FixRow, TouchedSession } from '../realtime/repo';
 
 /**
  * One fact to announce to a team's webhook endpoints. `key` names the fact once (a session and
@@ -94,18 +94,21 @@ async function sessionsWithEndpoints(
 
 /**
  * The batch writer's facts (in its transaction): `location.created` for each stored fix and
- * `caller.sharing_changed` for each sharing event.
+ * `caller.sharing_changed` for each sharing event, for the sessions whose teams have an endpoint
+ * (`touched`, from the batch's own session update: no query when none has).
  */
 export async function recordBatchFacts(
   db: Database,
   fixes: FixRow[],
   events: EventRow[],
+  touched: ReadonlyMap<string, TouchedSession>,
 ): Promise<void> {
-  const sharing = events.filter((row) => row.event === 'is-sharing-location');
-  const sessions = await sessionsWithEndpoints(db, [
-    ...new Set([...fixes, ...sharing].map((row) => row.sessionId)),
-  ]);
+  const sessions = new Map<string, { teamId: string; externalReference: string | null }>();
+  for (const [id, session] of touched)
+    if (session.hasWebhooks && session.teamId)
+      sessions.set(id, { teamId: session.teamId, externalReference: session.externalReference });
   if (sessions.size === 0) return;
+  const sharing = events.filter((row) => row.event === 'is-sharing-location');
   const facts: WebhookFact[] = [];
   for (const fix of fixes) {
     const session = sessions.get(fix.sessionId);
