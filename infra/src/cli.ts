@@ -54,6 +54,12 @@ async function main(command: string | undefined, args: string[]): Promise<void> 
       printAlertRules();
       break;
     }
+    case 'verify-export': {
+      // npm runs every script in the repository root; a relative path is the user's.
+      const { verifyExportCli } = await import('../../packages/client/src/verify-export-cli');
+      process.exit(verifyExportCli(args, { cwd: process.env.INIT_CWD ?? process.cwd() }));
+      break;
+    }
     case 'db:types':
       await regenerateDbTypes(join(dataRoot, 'db-types'));
       break;
@@ -78,7 +84,7 @@ async function main(command: string | undefined, args: string[]): Promise<void> 
     }
     default:
       console.error(
-        `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, build:web, alert-rules, lint, format, typecheck`,
+        `unknown command "${command}". Commands: start, test, bench, migrate, seed, psap:import, db:types, build:web, alert-rules, verify-export, lint, format, typecheck`,
       );
       process.exit(2);
   }

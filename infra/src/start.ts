@@ -1,10 +1,11 @@
 import { demoUsers, DEMO_PASSWORD } from '@locus/db';
 import { join } from 'node:path';
 import { migrate, seed } from './database-tasks';
-import { localServices } from './local-services';
+import { localServices, type LocalServices } from './local-services';
 import { dataRoot, nodeTs, repoRoot } from './paths';
 import { startChild, stopChild, waitForHealthy } from './processes';
 import { claimRunLock } from './run-lock';
+import { s3WorkerEnv } from './s3-server';
 import { buildWebIfStale, webDist } from './web-build';
 
 /**
@@ -15,7 +16,8 @@ import { buildWebIfStale, webDist } from './web-build';
 export async function start(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const lock = claimRunLock(dataRoot);
-  const services = await localServices({ dataRoot, persistent: true });
+  // Exports go to an embedded S3-compatible server unless the environment chose a storage.
+  const services = await localServices({ dataRoot, persistent: true, s3: true });
   const children: ReturnType<typeof startChild>[] = [];
   let stopping = false;
   const stop = async (code: number) => {
@@ -50,11 +52,10 @@ export async function start(): Promise<void> {
           : 'on'),
     };
     const api = startChild('api', ...nodeTs(join(repoRoot, 'services/api/src/main.ts')), env);
-    const worker = startChild(
-      'worker',
-      ...nodeTs(join(repoRoot, 'services/worker/src/main.ts')),
-      env,
-    );
+    const worker = startChild('worker', ...nodeTs(join(repoRoot, 'services/worker/src/main.ts')), {
+      ...env,
+      ...(services.s3 ? s3WorkerEnv(services.s3) : {}),
+    });
     children.push(api, worker);
     for (const child of children) child.once('exit', (code) => !stopping && void stop(code ?? 1));
     const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
@@ -64,6 +65,7 @@ export async function start(): Promise<void> {
     API docs      ${url}/api/docs
     Health        ${url}/api/v1/health
     Metrics       ${url}/metrics
+    Exports       ${exportStorageLine(services.s3)}
 
   Demo accounts (password ${DEMO_PASSWORD}):
 ${demoUsers.map((user) => `    ${user.email.padEnd(34)} ${user.role === 'admin' ? 'admin of' : 'dispatcher on'} ${user.team}`).join('\n')}
@@ -74,4 +76,13 @@ ${demoUsers.map((user) => `    ${user.email.padEnd(34)} ${user.role === 'admin' 
     console.error(`[locus] ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
   }
+}
+
+/** Where the worker puts exports, for the start banner. */
+function exportStorageLine(s3: LocalServices['s3']): string {
+  if (s3)
+    return `s3://${s3.bucket} on ${s3.endpoint} (s3rver, key ${s3.accessKeyId} / ${s3.secretAccessKey}, data in .data/s3)`;
+  if (process.env.EXPORT_STORAGE === 's3')
+    return `s3://${process.env.S3_BUCKET ?? '?'}${process.env.S3_ENDPOINT ? ` on ${process.env.S3_ENDPOINT}` : ''}`;
+  return `files in ${process.env.EXPORT_DIR ?? '.data/exports'}`;
 }

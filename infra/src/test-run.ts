@@ -36,7 +36,8 @@ function slowestFiles(summary: VitestSummary, count = 10): string[] {
 
 /**
  * `npm test`: lint, format check and typecheck, then every vitest test (unit, integration
- * against private Postgres and Redis on free ports, browser tests in Debian's Chromium).
+ * against private Postgres, Redis and an S3-compatible server on free ports, browser tests in
+ * Debian's Chromium).
  * Ends with one line `tests: N passed, N failed`.
  */
 export async function runTests(vitestArgs: string[]): Promise<number> {
@@ -57,6 +58,7 @@ export async function runTests(vitestArgs: string[]): Promise<number> {
     dataRoot: scratch,
     persistent: false,
     useExternal: false,
+    s3: true,
   });
   let summary: VitestSummary | undefined;
   try {
@@ -88,6 +90,15 @@ export async function runTests(vitestArgs: string[]): Promise<number> {
         LOCUS_TEST_REDIS_URL: services.redisUrl,
         LOCUS_TEST_CHROMIUM: chromium,
         LOCUS_TEST_WEB_DIST: join(repoRoot, 'web', 'dist'),
+        // The private S3-compatible server: S3 tests build their own adapter on it; the shared
+        // test worker keeps local files (tests read exports from EXPORT_DIR).
+        ...(services.s3 && {
+          LOCUS_TEST_S3_ENDPOINT: services.s3.endpoint,
+          LOCUS_TEST_S3_REGION: services.s3.region,
+          LOCUS_TEST_S3_BUCKET: services.s3.bucket,
+          LOCUS_TEST_S3_ACCESS_KEY_ID: services.s3.accessKeyId,
+          LOCUS_TEST_S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
+        }),
       },
     );
     try {

@@ -214,6 +214,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
     expect(await sidebar(page)).toEqual([
       'USERS',
       'TEAMS',
+      'SESSIONS',
       'API',
       'TEAM | USER METRICS',
       'OVERWATCH',
@@ -247,6 +248,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
       'USERS',
       'VERIFICATION',
       'TEAMS',
+      'SESSIONS',
       'API',
       'TEAM | USER METRICS',
       'PLATFORM METRICS',
@@ -279,7 +281,7 @@ describe('roles and levels', { timeout: 60_000 }, () => {
     const { page, context } = await newPage(env.browser);
     await signInWithForm(page, env.api.url, 'dispatcher@neighbour-county.test');
     await page.goto(url('/admin'));
-    expect(await sidebar(page)).toEqual(['USERS', 'TEAMS', 'AUDIT']);
+    expect(await sidebar(page)).toEqual(['USERS', 'TEAMS', 'SESSIONS', 'AUDIT']);
     for (const path of ['/admin/metrics', '/admin/admin-api', '/admin/overwatch']) {
       await expectRedirect(page, path, '/admin');
     }

@@ -111,9 +111,11 @@ describe('Download Chat', () => {
     const folder = join(exportDir, team.rows[0]!.id, session.request.uuid);
     await waitForExport(session.request.uuid);
     const files = readdirSync(folder).sort();
-    expect(files).toHaveLength(2);
+    // The transcript, the rows and the signed evidence file (issue 15).
+    expect(files).toHaveLength(3);
     expect(files).toContain(fileName);
-    expect(files.some((name) => name.endsWith('.json'))).toBe(true);
+    expect(files.filter((name) => name.endsWith('.evidence.json'))).toHaveLength(1);
+    expect(files.filter((name) => /\d{3}Z\.json$/.test(name))).toHaveLength(1);
     expect(readFileSync(join(folder, fileName), 'utf8')).toBe(answer.text);
   });
 });

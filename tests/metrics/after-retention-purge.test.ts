@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteHistoryEndedBefore } from '../../services/worker/src/jobs/maintenance/repo';
+import { purgeTeamHistory } from '../../services/worker/src/jobs/maintenance/retention-purge';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 import { idsOf, insertSession } from './fixtures';
 
@@ -21,6 +21,7 @@ const calls = [
   'location/get-languages',
   'location/get-link-funnel',
   'location/get-user-search-totals',
+  'location/get-chat-totals',
 ];
 
 beforeAll(async () => {
@@ -74,6 +75,15 @@ beforeAll(async () => {
     createdAt: s3,
     endedAt: at('2025-03-04T19:10:00Z'),
     callers: [{ language: 'fr', textSentAt: s3, fixes: [[at(s3.toISOString(), 90_000), 400]] }],
+    // A chat, which the purge deletes too (issue 15): its counts are kept on the session.
+    chat: {
+      openedAt: at(s3.toISOString(), 30_000),
+      messages: [
+        { sender: 'dispatcher', translated: true },
+        { sender: 'caller', translated: true },
+        { sender: 'caller' },
+      ],
+    },
   });
   admin = await signIn(stack.api, 'teamadmin@demo-county.test');
   owner = await signIn(stack.api, 'owner@locus.test');
@@ -100,7 +110,9 @@ async function answers(): Promise<unknown[]> {
   return [...team, platform.body];
 }
 
-async function rowsOf(table: 'location_fixes' | 'location_lookups' | 'sms_messages') {
+async function rowsOf(
+  table: 'location_fixes' | 'location_lookups' | 'sms_messages' | 'chat_messages',
+) {
   const row = await stack.database.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -109,7 +121,7 @@ async function rowsOf(table: 'location_fixes' | 'location_lookups' | 'sms_messag
 }
 
 describe('metrics after the retention purge', () => {
-  it('answer the same numbers once the fixes, lookups and texts are deleted', async () => {
+  it('answer the same numbers once the fixes, lookups, texts and chat are deleted', async () => {
     const before = await answers();
     const totals = before[0] as { totals: { textsSent: number; located: number } };
     expect(totals.totals).toMatchObject({ sessions: 3, textsSent: 4, located: 2 });
@@ -126,18 +138,28 @@ describe('metrics after the retention purge', () => {
       denied: 0,
       neverAnswered: 0,
     });
+    const chat = before[5] as { chat: Record<string, number> };
+    expect(chat.chat).toEqual({
+      sessionsWithChat: 1,
+      messages: 3,
+      fromCaller: 2,
+      fromDispatcher: 1,
+      translated: 2,
+    });
 
     // What retention.purge does with the default policy (tests/worker/retention-purge.test.ts).
-    const deleted = await deleteHistoryEndedBefore(
-      stack.database.db,
-      new Date(Date.now() - 90 * 86_400_000),
-    );
-    expect(deleted).toBeGreaterThan(0);
+    const purged = await purgeTeamHistory(stack.database.db, {
+      teamId,
+      retentionDays: 90,
+      cutoff: new Date(Date.now() - 90 * 86_400_000),
+    });
+    expect(purged.sessions).toBeGreaterThan(0);
     expect([
       await rowsOf('location_fixes'),
       await rowsOf('location_lookups'),
       await rowsOf('sms_messages'),
-    ]).toEqual([0, 0, 0]);
+      await rowsOf('chat_messages'),
+    ]).toEqual([0, 0, 0, 0]);
 
     expect(await answers()).toEqual(before);
   });

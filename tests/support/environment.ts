@@ -14,4 +14,12 @@ export const testEnvironment = {
   redisUrl: () => required('LOCUS_TEST_REDIS_URL'),
   chromium: () => required('LOCUS_TEST_CHROMIUM'),
   webDist: () => required('LOCUS_TEST_WEB_DIST'),
+  /** The private S3-compatible server (s3rver) that `npm test` starts, and its bucket. */
+  s3: () => ({
+    endpoint: required('LOCUS_TEST_S3_ENDPOINT'),
+    region: required('LOCUS_TEST_S3_REGION'),
+    bucket: required('LOCUS_TEST_S3_BUCKET'),
+    accessKeyId: required('LOCUS_TEST_S3_ACCESS_KEY_ID'),
+    secretAccessKey: required('LOCUS_TEST_S3_SECRET_ACCESS_KEY'),
+  }),
 };

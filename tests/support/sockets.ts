@@ -42,9 +42,10 @@ export class TestSocket {
     ws.on('error', () => undefined);
   }
 
-  static open(url: string): Promise<TestSocket> {
+  /** `headers`: what a browser's upgrade request would carry, e.g. its `user-agent`. */
+  static open(url: string, headers?: Record<string, string>): Promise<TestSocket> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
+      const ws = new WebSocket(url, headers ? { headers } : undefined);
       const socket = new TestSocket(ws);
       ws.once('open', () => resolve(socket));
       ws.once('error', reject);

@@ -121,7 +121,11 @@ describe('the export of an ended session', () => {
         },
       ]),
     );
-    expect(readdirSync(join(exportDir, team.rows[0]!.id, sessionId))).toEqual([fileName]);
+    // Beside it, the signed evidence file (issue 15; tests/evidence checks its content).
+    expect(readdirSync(join(exportDir, team.rows[0]!.id, sessionId)).sort()).toEqual([
+      fileName.replace(/\.json$/, '.evidence.json'),
+      fileName,
+    ]);
     // Callers' movements: readable by the worker's own account only (issue 17).
     const mode = (target: string) => statSync(target).mode & 0o777;
     expect(mode(path)).toBe(0o600);

@@ -60,8 +60,12 @@ export function linkTokenIn(body: string): string {
   return match[1]!;
 }
 
-export function callerSocket(api: TestApi, linkToken: string): Promise<TestSocket> {
-  return TestSocket.open(`${api.wsUrl}/api/v1/caller/socket?token=${linkToken}`);
+export function callerSocket(
+  api: TestApi,
+  linkToken: string,
+  headers?: Record<string, string>,
+): Promise<TestSocket> {
+  return TestSocket.open(`${api.wsUrl}/api/v1/caller/socket?token=${linkToken}`, headers);
 }
 
 /** The number the fake Twilio texts from, and the one a caller's page offers to text back. */

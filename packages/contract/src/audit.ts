@@ -34,6 +34,9 @@ export const auditActions = [
   'sms.sent',
   'session.ended',
   'session.exported',
+  'session.export-requested',
+  'session.legal-hold-set',
+  'session.legal-hold-released',
   'user.invited',
   'user.role-changed',
   'user.added-to-team',
@@ -75,6 +78,8 @@ export const auditActions = [
   'api-key.created',
   'api-key.revoked',
   'api-key.refused',
+  // Issue 15: the retention purge deleted a team's old history (nobody acted: actor null).
+  'retention.purged',
 ] as const;
 export const AuditAction = z.enum(auditActions);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -5,6 +5,7 @@
  */
 export { callerTexts, callerLanguageFromAcceptLanguage } from './i18n/caller-texts';
 export type { CallerPageTexts, CallerTexts, PermissionSteps } from './i18n/caller-texts';
+export { callerTextsVersion, type ConsentScreen } from './i18n/consent';
 export { callerLinkPath, callerLinkTokenPattern } from './caller-link';
 export { smsLanguages, type SmsLanguageCode as SmsLanguage } from './languages';
 export { formatLocationText, smsUri, textLocationFormat } from './text-location';

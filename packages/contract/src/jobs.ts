@@ -28,7 +28,12 @@ const keepHistory = {
 };
 
 export const jobs = {
-  /** Deletes the location history of sessions that ended more than the retention period ago. */
+  /**
+   * Deletes the history (fixes, events, lookups, texts, chat, consent receipts) of sessions that
+   * ended more than their team's retention period ago, except those under a legal hold; audited
+   * per team. `olderThanDays` is the deployment's default (`LOCATION_RETENTION_DAYS`), for teams
+   * without their own `retention_days` and for sessions with no team.
+   */
   retentionPurge: {
     name: 'retention.purge',
     queue: 'maintenance',

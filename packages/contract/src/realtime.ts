@@ -13,6 +13,8 @@ import {
 import { ErrorBody } from './errors';
 import { CallerFix, Location } from './location';
 import { realtimeLimits } from './socket-constants';
+import { consentScreens } from './i18n/consent';
+import { smsLanguages } from './languages';
 
 /**
  * The realtime protocol, typed once. Every frame is JSON `{ "event": name, "data": {...} }`.
@@ -198,6 +200,20 @@ export const callerClientEvents = {
    * per caller (`session_callers.prompt_shown_at`), and never shown to the dispatcher.
    */
   'prompt-shown': z.object({}).strict(),
+  /**
+   * The caller tapped a button that starts sharing (issue 15, consent receipts): which screen,
+   * in which language, from which version of the texts, and when by the phone's clock. The
+   * server renders what that screen said and keeps it with the browser it came from.
+   */
+  consent: z
+    .object({
+      screen: z.enum(consentScreens),
+      language: z.enum(smsLanguages),
+      textsVersion: z.string().min(1).max(32),
+      /** The phone's clock at the tap (ms since the epoch). */
+      tappedAt: z.number().int().min(0).max(8.64e15),
+    })
+    .strict(),
   'sharing-error': z
     .object({ code: z.string().min(1).max(64), message: z.string().max(500) })
     .strict(),

@@ -95,6 +95,22 @@ export const TeamTimeZone = z
   .max(64)
   .refine(isTimeZone, 'Must be an IANA time zone, for example America/New_York');
 
+export const teamRetentionLimits = { minDays: 1, maxDays: 3650 } as const;
+
+const wholeDays = 'Must be a whole number of days';
+const retentionRange = `Must be between ${teamRetentionLimits.minDays} and ${teamRetentionLimits.maxDays} days`;
+
+/**
+ * How many days after a session ended its location history and chat are deleted (issue 15, the
+ * `retention.purge` job); sessions under a legal hold are kept. The same bounds as the column's
+ * check (migration 2026-11-29T15-00).
+ */
+export const TeamRetentionDays = z
+  .number({ invalid_type_error: wholeDays })
+  .int(wholeDays)
+  .min(teamRetentionLimits.minDays, retentionRange)
+  .max(teamRetentionLimits.maxDays, retentionRange);
+
 /** Levels as sent: each at most once (a repeated one is dropped), in a stable order. */
 const PermissionLevels = z
   .array(PermissionLevel)
@@ -109,6 +125,11 @@ export const ManagedTeam = Team.omit({ role: true }).extend({
   memberCount: z.number().int().nonnegative(),
   /** IANA time zone (see {@link TeamTimeZone}); new teams start in America/New_York. */
   timeZone: z.string(),
+  /**
+   * Days its ended sessions' history and chat are kept (see {@link TeamRetentionDays}); null:
+   * the deployment's default (`LOCATION_RETENTION_DAYS`, 90 unless configured).
+   */
+  retentionDays: z.number().int().nullable(),
   /** ISO 8601, UTC. */
   createdAt: z.string().datetime(),
 });
@@ -135,6 +156,8 @@ export const PatchTeamBody = z
     isActive: z.boolean().optional(),
     permissionLevels: PermissionLevels.optional(),
     timeZone: TeamTimeZone.optional(),
+    /** null: back to the deployment's default. */
+    retentionDays: TeamRetentionDays.nullable().optional(),
   })
   .strict();
 export type PatchTeamBody = z.infer<typeof PatchTeamBody>;
@@ -225,13 +248,18 @@ export const teamsContract = c.router(
     update: {
       method: 'PATCH',
       path: '/api/v1/teams/:id',
-      summary: 'Rename a team, (de)activate it, set its permission levels or its time zone',
+      summary:
+        'Rename a team, (de)activate it, set its permission levels, its time zone or its retention',
       description:
-        'Platform admins. Admins of the team may set `timeZone` alone (the zone its metrics ' +
-        'cut days and months in): any other field in their request is 403 `forbidden`, as is ' +
+        'Platform admins. Admins of the team may set `timeZone` (the zone its metrics cut days ' +
+        'and months in) and `retentionDays` (how many days, 1–3650, its ended sessions’ ' +
+        'location history and chat are kept before the daily purge deletes them; null: the ' +
+        'deployment’s default, `LOCATION_RETENTION_DAYS`, 90 unless configured): any other ' +
+        'field in their request is 403 `forbidden`, as is ' +
         'any request from a member who is not its admin; a team the caller is not a member of ' +
         'answers 404 `not-found`. A refused request changes nothing. A zone that is not an IANA ' +
-        'name is 400 `validation-failed` naming `timeZone`. A name another ' +
+        'name is 400 `validation-failed` naming `timeZone`; a retention that is not a whole ' +
+        'number from 1 to 3650 is 400 `validation-failed` naming `retentionDays`. A name another ' +
         'team has (ignoring case) is 409 `conflict`; so is deactivating the platform owner’s ' +
         'own team (its admins would lose the admin area). Fields left out keep their value.',
       pathParams: TeamId,

@@ -31,3 +31,4 @@ export { lockDemoAccounts, demoLockSeconds } from './seed/demo-locks';
 export { parseFccPsapCsv } from './psap/fcc-csv';
 export { upsertPsaps } from './psap/repo';
 export { readChatTranscript } from './chat/transcript';
+export { readConsentReceipts } from './consent/receipts';

@@ -29,6 +29,7 @@ import { apiKeyRoutes } from './modules/partner/keys-routes';
 import { installPartnerAuth } from './modules/partner/partner-auth';
 import { partnerRoutes } from './modules/partner/partner-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { teamSessionRoutes } from './modules/team-sessions/routes';
 import { verificationRoutes } from './modules/verification/routes';
 import { usersAdminRoutes } from './modules/users-admin/routes';
 import { teamMemberRoutes } from './modules/team-members/routes';
@@ -243,6 +244,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   apiKeyRoutes(app, deps);
   await partnerRoutes(app, { ...deps, realtime, hub }, partnerAuth);
   webhookRoutes(app, deps);
+  teamSessionRoutes(app, { ...deps, realtime });
   usersAdminRoutes(app, deps);
   teamMemberRoutes(app, deps);
   teamRoutes(app, deps);

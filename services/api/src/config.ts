@@ -86,6 +86,11 @@ export const ApiConfig = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url(),
   DB_POOL_MAX: int(10),
+  /**
+   * The worker's retention default, read here too so a session's page can say when its
+   * history goes (teams.retention_days overrides it).
+   */
+  LOCATION_RETENTION_DAYS: int(90),
   REDIS_URL: z.string().url(),
   /** Namespaces every Redis key, channel and queue, so several deployments can share a Redis. */
   REDIS_KEY_PREFIX: z.string().default('locus:'),

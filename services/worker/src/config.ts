@@ -6,6 +6,10 @@ const flag = z
   .default('false')
   .transform((value) => value === 'true');
 
+/** An empty value (`S3_ENDPOINT=` in an env file) means unset, not an invalid value. */
+const unsetWhenEmpty = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema);
+
 /** Every setting of the worker process. Each one is in `.env.example` with its default. */
 export const WorkerConfig = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -17,6 +21,17 @@ export const WorkerConfig = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(5),
   /** Location history of ended sessions is deleted this many days after the end. */
   LOCATION_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
+  /**
+   * The Ed25519 key (PKCS8 PEM) that signs evidence files. Unset: the key in
+   * EVIDENCE_SIGNING_KEY_FILE, created on first start outside production.
+   */
+  EVIDENCE_SIGNING_KEY: unsetWhenEmpty(z.string().optional()),
+  EVIDENCE_SIGNING_KEY_FILE: z.string().min(1).default('.data/evidence-signing-key.pem'),
+  /**
+   * How long one export attempt waits for every seq of the session to reach Postgres (another
+   * instance's batch writer may still hold the last fixes) before it fails and retries later.
+   */
+  EXPORT_SEQ_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   /** When the daily retention purge runs (cron, UTC). */
   RETENTION_PURGE_CRON: z.string().default('17 3 * * *'),
   /** When never-confirmable duplicate accounts, dead sessions and old codes are deleted (cron, UTC). */
@@ -53,9 +68,27 @@ export const WorkerConfig = z.object({
   TWILIO_FROM: z.string().optional(),
   /** Only for a Twilio-compatible proxy or a test double. */
   TWILIO_API_BASE_URL: z.string().url().optional(),
-  /** `local` writes export files under EXPORT_DIR. */
-  EXPORT_STORAGE: z.enum(['local']).default('local'),
+  /** `local` writes export files under EXPORT_DIR; `s3` puts them in S3_BUCKET. */
+  EXPORT_STORAGE: z.enum(['local', 's3']).default('local'),
   EXPORT_DIR: z.string().default('.data/exports'),
+  /** An S3-compatible server (MinIO, the embedded one of `npm start`); unset or empty: AWS. */
+  S3_ENDPOINT: unsetWhenEmpty(z.string().url().optional()),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: unsetWhenEmpty(z.string().optional()),
+  /** With the secret below; both unset: the SDK's default chain (instance role, AWS_* env). */
+  S3_ACCESS_KEY_ID: unsetWhenEmpty(z.string().optional()),
+  S3_SECRET_ACCESS_KEY: unsetWhenEmpty(z.string().optional()),
+  /** Path-style URLs (`host/bucket/key`); unset: true with S3_ENDPOINT, false for AWS. */
+  S3_FORCE_PATH_STYLE: unsetWhenEmpty(
+    z
+      .enum(['true', 'false'])
+      .transform((value) => value === 'true')
+      .optional(),
+  ),
+  /** Put before every object key (`locus/exports` → `locus/exports/<team>/<session>/…`). */
+  S3_PREFIX: unsetWhenEmpty(z.string().optional()),
+  /** Server-side encryption asked for each object; unset: the bucket's default. */
+  S3_SSE: unsetWhenEmpty(z.enum(['AES256', 'aws:kms', 'aws:kms:dsse']).optional()),
 
   // --- Partner webhooks (issue 15)
   /**
@@ -103,6 +136,10 @@ function requiredTogether(config: WorkerConfig): string[] {
       ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'],
       'SMS_PROVIDER=twilio',
     ],
+    [config.EXPORT_STORAGE === 's3', ['S3_BUCKET'], 'EXPORT_STORAGE=s3'],
+    // A key id without its secret (or the reverse) is a typo, not a wish for the default chain.
+    [config.S3_ACCESS_KEY_ID !== undefined, ['S3_SECRET_ACCESS_KEY'], 'S3_ACCESS_KEY_ID'],
+    [config.S3_SECRET_ACCESS_KEY !== undefined, ['S3_ACCESS_KEY_ID'], 'S3_SECRET_ACCESS_KEY'],
   ];
   const production = config.NODE_ENV === 'production';
   const neverInProduction = (['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'WEBHOOK_ALLOW_HTTP'] as const)

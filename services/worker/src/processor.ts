@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Database } from '@locus/db';
 import type { JobKey, JobPayload } from '@locus/contract';
 import type { Logger } from 'pino';
@@ -18,6 +19,8 @@ export interface JobContext {
   lookup: LocationLookupProvider;
   sms: SmsProvider;
   storage: ExportStorage;
+  /** The deployment's Ed25519 key that signs evidence files. */
+  evidenceKey: KeyObject;
   /** The running job (attempts made, options), when there is one. */
   job?: Pick<Job, 'attemptsMade' | 'opts'>;
 }

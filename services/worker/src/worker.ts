@@ -8,6 +8,7 @@ import type { JobContext } from './processor';
 import { emailProviderFromConfig } from './providers/email';
 import { lookupProviderFromConfig } from './providers/location';
 import { smsProviderFromConfig } from './providers/sms';
+import { evidenceSigningKey } from './providers/evidence-key';
 import { exportStorageFromConfig } from './providers/storage';
 import { startWorkerHeartbeat } from './heartbeat';
 import { createWorkerQueues } from './queues';
@@ -32,6 +33,7 @@ export async function startWorkers(
   const lookup = lookupProviderFromConfig(config);
   const sms = smsProviderFromConfig(config);
   const storage = exportStorageFromConfig(config);
+  const evidenceKey = await evidenceSigningKey(config, deps.log);
   const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX);
 
   const process = async (job: Job) => {
@@ -52,6 +54,7 @@ export async function startWorkers(
       lookup,
       sms,
       storage,
+      evidenceKey,
       job,
     });
   };

@@ -104,6 +104,8 @@ export function adminSidebar(permissions: Permissions): SidebarItem[] {
         requires: ['platform-owner'],
       },
       { item: { label: 'TEAMS', to: '/admin/teams' } },
+      // Issue 15: past sessions as evidence (consent receipts, exports, legal hold).
+      { item: { label: 'SESSIONS', to: '/admin/sessions' } },
       { item: { label: 'API', to: '/admin/admin-api' }, requires: ['enterprise'] },
       { item: { label: 'TEAM | USER METRICS', to: '/admin/metrics' }, requires: ['metrics'] },
       {

@@ -80,6 +80,9 @@ const VerificationPage = lazyPage(
   () => import('../admin/verification/VerificationPage'),
   (module) => module.VerificationPage,
 );
+const sessionPages = () => import('../admin/sessions/SessionPages');
+const SessionListPage = lazyPage(sessionPages, (module) => module.SessionListPage);
+const SessionDetailPage = lazyPage(sessionPages, (module) => module.SessionDetailPage);
 const AuditPage = lazyPage(
   () => import('../admin/audit/AuditPage'),
   (module) => module.AuditPage,
@@ -300,6 +303,16 @@ export const appRoutes: AppRoute[] = [
       requires: ['platform-owner'],
     },
     element: <VerificationPage />,
+  },
+  {
+    path: '/admin/sessions',
+    meta: { name: 'admin-sessions', title: 'Admin: sessions', ...admin },
+    element: <SessionListPage />,
+  },
+  {
+    path: '/admin/sessions/:teamId/:id',
+    meta: { name: 'admin-session', title: 'Admin: session', ...admin },
+    element: <SessionDetailPage />,
   },
   {
     path: '/admin/audit',

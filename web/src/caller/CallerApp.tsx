@@ -140,6 +140,7 @@ export function CallerApp({
         agencyName={loaded.agencyName}
         textBack={loaded.textBack}
         texts={texts}
+        language={language}
         onRevoked={onRevoked}
       />
     );

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import type { CallerPageTexts, CallerTexts } from '@locus/contract/caller';
+import type { CallerPageTexts, CallerTexts, SmsLanguage } from '@locus/contract/caller';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAnnouncement } from './announcer';
 import { CallerChat, type ChatState } from './caller-chat';
@@ -54,6 +54,7 @@ export function ShareFlow({
   agencyName,
   textBack,
   texts,
+  language,
   onRevoked,
 }: {
   token: string;
@@ -62,6 +63,8 @@ export function ShareFlow({
   /** Where the page may offer to text its position; null: never offered. */
   textBack: TextBack;
   texts: CallerTexts;
+  /** The language the page shows (a consent receipt names it). */
+  language: SmsLanguage;
   /** The server refused the link: the page asks the API why. */
   onRevoked: () => void;
 }) {
@@ -86,6 +89,7 @@ export function ShareFlow({
         textBack={textBack}
         start={start}
         stop={stop}
+        language={language}
       />
       {chatPhases.has(state.phase) && <ChatPanel t={t} chat={chatState} onSend={sendChat} />}
       <DebugPanel t={t} state={state} />
@@ -100,25 +104,35 @@ function Phase({
   textBack,
   start,
   stop,
+  language,
 }: {
   state: SharingState;
   texts: CallerTexts;
   agencyName: string;
   textBack: TextBack;
-  start: () => void;
+  start: LocationSharing['start'];
+  language: SmsLanguage;
   stop: () => void;
 }) {
   const t = texts.page;
   switch (state.phase) {
     case 'idle':
-      return <ShareRequestView t={t} agencyName={agencyName} onShare={start} />;
+      return (
+        <ShareRequestView
+          t={t}
+          agencyName={agencyName}
+          onShare={() => start({ screen: 'request', language })}
+        />
+      );
     case 'starting':
     case 'sharing':
       return <SharingView texts={texts} state={state} textBack={textBack} onStop={stop} />;
     case 'stopped':
-      return <StoppedView t={t} onShareAgain={start} />;
+      return <StoppedView t={t} onShareAgain={() => start({ screen: 'stopped', language })} />;
     case 'denied':
-      return <PermissionDeniedView t={t} onTryAgain={start} />;
+      return (
+        <PermissionDeniedView t={t} onTryAgain={() => start({ screen: 'denied', language })} />
+      );
     case 'unsupported':
       return <UnsupportedView t={t} />;
     case 'ended':

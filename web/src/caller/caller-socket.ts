@@ -16,6 +16,7 @@ export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'sup
 
 /** What the phone says about itself (the `device` frame). */
 export type DeviceReport = Extract<CallerClientFrame, { event: 'device' }>['data'];
+export type ConsentData = Extract<CallerClientFrame, { event: 'consent' }>['data'];
 
 export interface CallerSocketListener {
   onConnection(state: ConnectionState): void;
@@ -102,6 +103,7 @@ export class CallerSocket {
   private inFlight: number[] = [];
   private sharing: boolean | null = null;
   private unsentError: { code: string; message: string } | null = null;
+  private unsentConsents: ConsentData[] = [];
   /** `prompt-shown`: not yet asked for, waiting for the socket to open, or sent. */
   private promptShownFrame: 'none' | 'unsent' | 'sent' = 'none';
   /**
@@ -257,6 +259,14 @@ export class CallerSocket {
     this.promptShownFrame = this.send({ event: 'prompt-shown', data: {} }) ? 'sent' : 'unsent';
   }
 
+  /**
+   * The caller tapped a button that shares (a consent receipt on the server): sent now, or as
+   * soon as the socket opens, before any position taken after the tap.
+   */
+  consent(data: ConsentData): void {
+    if (!this.send({ event: 'consent', data })) this.unsentConsents.push(data);
+  }
+
   /** Sent now, or as soon as the socket opens: the dispatcher must learn why nothing comes. */
   reportError(code: string, message: string): void {
     const data = { code, message: message.slice(0, 500) };
@@ -309,6 +319,7 @@ export class CallerSocket {
     this.inFlight = [];
     this.chatJoined = false;
     this.setState('connected');
+    for (const consent of this.unsentConsents.splice(0)) this.consent(consent);
     if (this.sharing !== null) this.setSharing(this.sharing);
     this.sendFocus();
     if (this.promptShownFrame === 'unsent') this.promptShown();

@@ -1,9 +1,10 @@
-import type { CallerFix } from '@locus/contract/caller';
+import { callerTextsVersion, type CallerFix } from '@locus/contract/caller';
 import {
   CallerSocket,
   callerSocketUrl,
   type CallerChatHooks,
   type ConnectionState,
+  type ConsentData,
 } from './caller-socket';
 import { DeviceStatus } from './device-status';
 import type { FixQueue } from './fix-queue';
@@ -146,12 +147,18 @@ export class LocationSharing {
     return () => this.listeners.delete(listener);
   };
 
-  /** The caller's tap on Share (or Try again, Share again): ask the phone, open the socket. */
-  readonly start = (): void => {
+  /**
+   * The caller's tap on Share (or Try again, Share again): ask the phone, open the socket. A tap
+   * is a consent: the server keeps a receipt of what that screen said. A page resuming a share
+   * the caller agreed to before a reload passes none.
+   */
+  readonly start = (consent?: Omit<ConsentData, 'tappedAt' | 'textsVersion'>): void => {
     if (this.gone || this.isOver()) return;
     this.clearWatch();
     this.listen();
     const socket = this.openSocket();
+    if (consent)
+      socket.consent({ ...consent, textsVersion: callerTextsVersion, tappedAt: Date.now() });
     if (!window.isSecureContext || !('geolocation' in navigator)) {
       socket.reportError('unsupported', describe('unsupported'));
       this.update({ phase: 'unsupported', problem: null });

@@ -132,6 +132,19 @@ export interface ConnectionTokens {
   user_id: string | null;
 }
 
+export interface ConsentReceipts {
+  agency_name: string;
+  caller_id: string;
+  catalogue_version: string;
+  id: Generated<string>;
+  language: string;
+  received_at: Generated<Timestamp>;
+  session_id: string;
+  shown_text: Json;
+  tapped_at: Timestamp | null;
+  user_agent: string | null;
+}
+
 export interface DemoRequests {
   comment: string | null;
   company_name: string;
@@ -347,9 +360,18 @@ export interface SessionEvents {
 }
 
 export interface SessionExports {
+  attempts: Generated<number>;
+  chain_head: string | null;
   created_at: Generated<Timestamp>;
+  evidence_key: string | null;
+  expected_seq: number | null;
   file_name: string | null;
+  last_attempt_at: Timestamp | null;
+  last_error: string | null;
   session_id: string;
+  signing_key_id: string | null;
+  state: Generated<string>;
+  storage: string | null;
   storage_key: string | null;
   stored_at: Timestamp | null;
   team_id: string;
@@ -414,13 +436,18 @@ export interface Teams {
   lookup_active: Generated<boolean>;
   permission_levels: Generated<string[]>;
   require_mfa: Generated<boolean>;
+  retention_days: number | null;
   team_name: string;
   time_zone: Generated<string>;
 }
 
 export interface TrackingSessions {
   best_uncertainty_m: number | null;
+  chat_from_caller: Generated<number>;
+  chat_from_dispatcher: Generated<number>;
   chat_initiated_at: Timestamp | null;
+  chat_messages: Generated<number>;
+  chat_translated: Generated<number>;
   created_at: Generated<Timestamp>;
   created_by: string | null;
   dispatcher_id: string | null;
@@ -432,6 +459,9 @@ export interface TrackingSessions {
   id: Generated<string>;
   kind: Generated<string>;
   last_active_at: Generated<Timestamp>;
+  legal_hold_at: Timestamp | null;
+  legal_hold_by: string | null;
+  legal_hold_reason: string | null;
   lifecycle: Generated<string>;
   lifecycle_snapshot: Json | null;
   location_type: string | null;
@@ -508,6 +538,7 @@ export interface DB {
   chat_messages: ChatMessages;
   cleared_email_domains: ClearedEmailDomains;
   connection_tokens: ConnectionTokens;
+  consent_receipts: ConsentReceipts;
   demo_requests: DemoRequests;
   emails: Emails;
   location_fixes: LocationFixes;

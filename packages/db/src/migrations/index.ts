@@ -33,6 +33,7 @@ import * as practiceSessions from './2026-11-29T11-00_practice-sessions';
 import * as partnerApiKeys from './2026-11-29T12-00_partner-api-keys';
 import * as partnerLocates from './2026-11-29T13-00_partner-locates';
 import * as partnerWebhooks from './2026-11-29T14-00_partner-webhooks';
+import * as evidence from './2026-11-29T15-00_evidence';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T12-00_partner-api-keys': partnerApiKeys,
   '2026-11-29T13-00_partner-locates': partnerLocates,
   '2026-11-29T14-00_partner-webhooks': partnerWebhooks,
+  '2026-11-29T15-00_evidence': evidence,
 };

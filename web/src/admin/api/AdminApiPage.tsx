@@ -46,7 +46,7 @@ export function AdminApiPage() {
               </List.Item>
               <List.Item>
                 <Text span fw={600}>
-                  Signed webhooks (coming next):
+                  Signed webhooks:
                 </Text>{' '}
                 locations and session events pushed to your endpoint, each signed so that your
                 system can verify it came from Locus.

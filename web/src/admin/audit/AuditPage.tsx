@@ -22,8 +22,18 @@ import { sessionStore, useSession } from '../../app/session';
 
 const pageSize = 25;
 
+/** Actions the generated label would name badly. */
+const actionLabels: Partial<Record<AuditAction, string>> = {
+  'retention.purged': 'Old history deleted (retention)',
+};
+
+/** Actions Locus itself takes on a schedule: nobody acted, and nobody was meant to sign in. */
+const scheduledActions: ReadonlySet<string> = new Set<AuditAction>(['retention.purged']);
+
 /** "locate.requested" → "Locate requested": how the trail names an action on screen. */
 export function actionLabel(action: string): string {
+  const label = actionLabels[action as AuditAction];
+  if (label !== undefined) return label;
   const words = action.replace(/[.-]/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -78,8 +88,26 @@ async function downloadCsv(filters: AuditFilters): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** "12 sessions ended over 30 days ago (2 kept under legal hold)": a purge row's subject. */
+function retentionSummary(detail: Record<string, unknown>): string | null {
+  const { sessions, retentionDays, heldSessionsKept } = detail;
+  if (typeof sessions !== 'number' || typeof retentionDays !== 'number') return null;
+  const held = typeof heldSessionsKept === 'number' && heldSessionsKept > 0;
+  return (
+    `${sessions} ${sessions === 1 ? 'session' : 'sessions'} ended over ${retentionDays} days ago` +
+    (held ? ` (${heldSessionsKept} kept under legal hold)` : '')
+  );
+}
+
 /** A user's name (with the id in a tooltip) when the subject is a user; else the subject. */
 function Subject({ row }: { row: AuditRow }) {
+  const summary = row.action === 'retention.purged' ? retentionSummary(row.detail) : null;
+  if (summary !== null)
+    return (
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }} title={row.subject}>
+        {summary}
+      </Text>
+    );
   return (
     <Text size="sm" style={{ overflowWrap: 'anywhere' }} title={row.subject}>
       {row.subjectUser ? row.subjectUser.name : row.subject}
@@ -266,7 +294,11 @@ export function AuditPage() {
                         </Table.Td>
                         <Table.Td>
                           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                            {row.actor ? row.actor.name : 'Nobody signed in'}
+                            {row.actor
+                              ? row.actor.name
+                              : scheduledActions.has(row.action)
+                                ? 'Locus (scheduled)'
+                                : 'Nobody signed in'}
                           </Text>
                         </Table.Td>
                         <Table.Td>

@@ -26,6 +26,12 @@ import { api, expect } from '../../app/api';
 import { useSession } from '../../app/session';
 import { LevelChoice } from './LevelChoice';
 import { failureMessage } from './queries';
+import {
+  parseRetention,
+  RetentionInput,
+  retentionValueOf,
+  type RetentionValue,
+} from './RetentionInput';
 import { teamKeys, useTeamChanged } from './team-queries';
 import { ActiveBadge, LevelBadges } from './TeamsTable';
 import { TimeZoneSelect } from './TimeZoneSelect';
@@ -79,7 +85,45 @@ function TimeZoneForm({ team }: { team: ManagedTeam }) {
   );
 }
 
-/** What a team admin sees: the settings only Locus changes, as text, then the time zone. */
+/** Team admins: how long the team keeps its history, its agency's records policy (issue 15). */
+function RetentionForm({ team }: { team: ManagedTeam }) {
+  const [retention, setRetention] = useState<RetentionValue>(retentionValueOf(team.retentionDays));
+  const parsed = parseRetention(retention);
+  const save = useSaveTeam(team, 'Retention saved');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!parsed.ok || save.isPending) return;
+    save.mutate({ retentionDays: parsed.days });
+  }
+
+  return (
+    <form noValidate onSubmit={submit}>
+      <Stack>
+        <RetentionInput
+          value={retention}
+          onChange={setRetention}
+          error={parsed.ok ? null : parsed.error}
+        />
+        {save.isError && (
+          <Alert color="red" role="alert">
+            {failureMessage(save.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            Save retention
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * What a team admin sees: the settings only Locus changes, as text, then the time zone and the
+ * retention.
+ */
 function ReadOnlySettings({ team }: { team: ManagedTeam }) {
   return (
     <Stack gap="xs">
@@ -113,24 +157,33 @@ function ReadOnlySettings({ team }: { team: ManagedTeam }) {
         change them.
       </Text>
       <TimeZoneForm key={team.timeZone} team={team} />
+      <RetentionForm key={String(team.retentionDays)} team={team} />
     </Stack>
   );
 }
 
-/** Platform admins: rename, (de)activate and set the level and time zone of any team. */
+/** Platform admins: rename, (de)activate and set the level, time zone and retention of any team. */
 function SettingsForm({ team }: { team: ManagedTeam }) {
   const [name, setName] = useState(team.teamName);
   const [isActive, setActive] = useState(team.isActive);
   const [level, setLevel] = useState<TeamLevel>(levelOf(team.permissionLevels));
   const [timeZone, setTimeZone] = useState(team.timeZone);
+  const [retention, setRetention] = useState<RetentionValue>(retentionValueOf(team.retentionDays));
   const parsedName = TeamName.safeParse(name);
   const nameError = parsedName.success ? null : (parsedName.error.issues[0]?.message ?? null);
+  const parsedRetention = parseRetention(retention);
   const save = useSaveTeam(team, 'Team settings saved');
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (nameError !== null || save.isPending) return;
-    save.mutate({ teamName: name.trim(), isActive, permissionLevels: levelsOf(level), timeZone });
+    if (nameError !== null || !parsedRetention.ok || save.isPending) return;
+    save.mutate({
+      teamName: name.trim(),
+      isActive,
+      permissionLevels: levelsOf(level),
+      timeZone,
+      retentionDays: parsedRetention.days,
+    });
   }
 
   return (
@@ -153,6 +206,11 @@ function SettingsForm({ team }: { team: ManagedTeam }) {
         />
         <LevelChoice value={level} onChange={setLevel} />
         <TimeZoneSelect value={timeZone} onChange={setTimeZone} />
+        <RetentionInput
+          value={retention}
+          onChange={setRetention}
+          error={parsedRetention.ok ? null : parsedRetention.error}
+        />
         {save.isError && (
           <Alert color="red" role="alert">
             {failureMessage(save.error)}
@@ -186,7 +244,7 @@ export function TeamSettingsPanel({
         {platformAdmin ? (
           // Keyed by the saved values, so that a save elsewhere resets the form to them.
           <SettingsForm
-            key={`${team.teamName}|${team.isActive}|${team.permissionLevels.join()}|${team.timeZone}`}
+            key={`${team.teamName}|${team.isActive}|${team.permissionLevels.join()}|${team.timeZone}|${team.retentionDays}`}
             team={team}
           />
         ) : (

@@ -40,4 +40,7 @@ export const tagDescriptions: Record<keyof typeof contract, string> = {
     "Team admins (enterprise level): the team's webhook endpoints and their delivery log, as on the API page.",
   partnerWebhooks:
     "The partner API's webhooks: endpoints that receive the team's events, signed as Standard Webhooks says, and their delivery log.",
+  teamSessions:
+    "Team admins: the team's past sessions as evidence: consent receipts, the export and its signed evidence file, legal hold.",
+  uploadToS3: "SPEC.md §7 upload-to-s3: export an ended session to the team's storage.",
 };

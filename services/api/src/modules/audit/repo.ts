@@ -69,7 +69,11 @@ export interface AuditEntry {
     // Issue 15: partner API keys.
     | 'api-key.created'
     | 'api-key.revoked'
-    | 'api-key.refused';
+    | 'api-key.refused'
+    // Issue 15: evidence.
+    | 'session.export-requested'
+    | 'session.legal-hold-set'
+    | 'session.legal-hold-released';
   /** What it was done to: a user id, or an address for a lockout. */
   subject: string;
   detail?: Record<string, string | number | boolean | null | string[]>;

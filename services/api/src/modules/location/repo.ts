@@ -440,6 +440,19 @@ export async function endSession(
   });
 }
 
+/** The seq the export waits for (never lowered: a later end knows at least as much). */
+export async function recordExpectedSeq(
+  db: Database,
+  sessionId: string,
+  seq: number,
+): Promise<void> {
+  await db
+    .updateTable('session_exports')
+    .set({ expected_seq: sql<number>`greatest(coalesce(expected_seq, 0), ${seq}::int)` })
+    .where('session_id', '=', sessionId)
+    .execute();
+}
+
 export async function hasPendingExport(db: Database, sessionId: string): Promise<boolean> {
   const row = await db
     .selectFrom('session_exports')

@@ -38,6 +38,7 @@ import {
   findCallers,
   findEndedAt,
   hasPendingExport,
+  recordExpectedSeq,
   findFirstCaller,
   findLatestFix,
   findLookup,
@@ -851,20 +852,26 @@ export async function endTracking(
   const exportPending = ended
     ? ended.exportTeamId !== null
     : await hasPendingExport(deps.db, session.id);
-  // The delay lets every other instance's batch writer (FIX_BATCH_MAX_DELAY_MS) write the
-  // session's last fixes first. The job id makes a repeated end enqueue nothing twice.
-  if (exportPending)
-    await deps.queues.enqueue(
-      'exportUpload',
-      { sessionId: session.id },
-      `export-${session.id}`,
-      exportDelayMs,
-    );
+  if (exportPending) await queueExport(deps, session.id);
   const endedAt = ended?.endedAt ?? (await findEndedAt(deps.db, session.id)) ?? new Date();
   return { endedAt: endedAt.toISOString() };
 }
 
-const exportDelayMs = 2_000;
+/**
+ * Queues the session's export (issue 15). It first records the session's last seq: the job
+ * writes nothing until every seq up to it is in Postgres, whatever instance's batch writer holds
+ * it. Redis may be away: the job then waits for Postgres's highest. The job id makes a repeated
+ * end (or a retry from the sessions page) enqueue nothing twice while one is queued.
+ */
+export async function queueExport(
+  deps: Pick<TrackingDeps, 'db' | 'queues' | 'realtime'>,
+  sessionId: string,
+  jobId = `export-${sessionId}`,
+): Promise<void> {
+  const lastSeq = await deps.realtime.sequencer.lastSeq(sessionId).catch(() => null);
+  if (lastSeq !== null) await recordExpectedSeq(deps.db, sessionId, lastSeq);
+  await deps.queues.enqueue('exportUpload', { sessionId }, jobId);
+}
 
 async function auditEnd(
   deps: TrackingDeps,

@@ -142,30 +142,15 @@ export async function chatTotals(
   db: Database,
   scope: MetricsScope,
 ): Promise<z.infer<typeof ChatTotals>> {
+  // The counters on the session (migration evidence): the retention purge deletes the chat.
   const row = await db
     .selectFrom('tracking_sessions as s')
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('chat_messages as m')
-          .select([
-            sql<number>`count(*)`.as('messages'),
-            sql<number>`count(*) filter (where m.sender = 'caller')`.as('from_caller'),
-            sql<number>`count(*) filter (where m.sender = 'dispatcher')`.as('from_dispatcher'),
-            sql<number>`count(*) filter (where m.translation_status in ('translated', 'catalogue'))`.as(
-              'translated',
-            ),
-          ])
-          .whereRef('m.session_id', '=', 's.id')
-          .as('x'),
-      (join) => join.onTrue(),
-    )
     .select([
       sql<number>`count(*)::int`.as('sessions'),
-      sql<number>`coalesce(sum(x.messages), 0)::int`.as('messages'),
-      sql<number>`coalesce(sum(x.from_caller), 0)::int`.as('from_caller'),
-      sql<number>`coalesce(sum(x.from_dispatcher), 0)::int`.as('from_dispatcher'),
-      sql<number>`coalesce(sum(x.translated), 0)::int`.as('translated'),
+      sql<number>`coalesce(sum(s.chat_messages), 0)::int`.as('messages'),
+      sql<number>`coalesce(sum(s.chat_from_caller), 0)::int`.as('from_caller'),
+      sql<number>`coalesce(sum(s.chat_from_dispatcher), 0)::int`.as('from_dispatcher'),
+      sql<number>`coalesce(sum(s.chat_translated), 0)::int`.as('translated'),
     ])
     .where('s.team_id', '=', scope.teamId)
     .where(inPeriod('s.created_at', scope))

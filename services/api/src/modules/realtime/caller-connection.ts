@@ -5,10 +5,12 @@ import {
   realtimeLimits,
   type SessionEventName,
 } from '@locus/contract';
+import type { z } from 'zod';
 import type { RawData, WebSocket } from 'ws';
 import { zodIssues } from '../../http/errors';
 import { CallerChatFeed } from '../chat/caller-feed';
 import { ChatSender } from '../chat/sender';
+import { recordConsent } from '../consent/service';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { checkFix } from './fix-validation';
@@ -17,9 +19,24 @@ import { pageFixMarks, type Dedupe, type TextMarks } from './sequencer';
 import { sequence } from './session-publisher';
 
 type Grant = { sessionId: string; callerId: string };
+type CallerConsent = z.infer<(typeof callerClientEvents)['consent']>;
+
+/** Runs `task` until it succeeds, backing off from 1 s, for at most `forMs`; rejects with the last error. */
+async function retryFor(forMs: number, task: () => Promise<void>): Promise<void> {
+  const until = Date.now() + forMs;
+  for (let waitMs = 1_000; ; waitMs = Math.min(waitMs * 2, 15_000)) {
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    try {
+      return await task();
+    } catch (error) {
+      if (Date.now() + waitMs > until) throw error;
+    }
+  }
+}
 
 /** How many fixes of a `fixes` frame cost one token of the caller's rate limit. */
 const FIXES_PER_TOKEN = 10;
+const maxConsentsPerSocket = 20;
 const tooManyFixes = 'Too many fixes at once; reconnect and send the rest again.';
 
 /**
@@ -43,6 +60,8 @@ export class CallerConnection {
   private rateLimitedFrames = 0;
   /** The caller's funnel times (`markCaller`) this socket has recorded: each once per socket. */
   private readonly marked = new Set<CallerMark>();
+  /** Consent receipts this socket has stored. */
+  private consents = 0;
   /** Chat with the dispatcher (modules/chat): this caller's messages, and its chat events. */
   private readonly chat: ChatSender | undefined;
   private readonly chatFeed: CallerChatFeed | undefined;
@@ -51,6 +70,8 @@ export class CallerConnection {
     private readonly ws: WebSocket,
     private readonly grant: Grant,
     private readonly context: RealtimeContext,
+    /** The browser the page runs in, as its upgrade request said: kept on consent receipts. */
+    private readonly userAgent: string | null = null,
   ) {
     this.tokens = context.config.CALLER_EVENT_BURST;
     context.metrics.sockets.inc({ kind: 'caller' });
@@ -249,6 +270,14 @@ export class CallerConnection {
         await this.mark('prompt_shown_at', new Date());
         return;
       }
+      case 'consent': {
+        const body = callerClientEvents.consent.safeParse(payload);
+        if (!body.success)
+          return this.reject('invalid-frame', 'Invalid consent.', zodIssues(body.error));
+        // A few per socket are real taps (Share, Share again, Try again); more is a script.
+        if (++this.consents > maxConsentsPerSocket) return;
+        return this.keepConsent(body.data);
+      }
       case 'sharing-error': {
         const body = callerClientEvents['sharing-error'].safeParse(payload);
         if (!body.success)
@@ -369,6 +398,24 @@ export class CallerConnection {
     } catch (error) {
       this.marked.delete(column);
       this.context.log.warn({ err: error, column }, 'recording a caller metric failed');
+    }
+  }
+
+  /**
+   * Stored before the page's next frame is read, so a fix never lands ahead of its consent.
+   * Should Postgres be away, the stream goes on and the receipt is retried for a minute.
+   */
+  private async keepConsent(consent: CallerConsent): Promise<void> {
+    const receivedAt = Date.now();
+    const store = () =>
+      recordConsent(this.context.db, this.grant, consent, this.userAgent, receivedAt);
+    try {
+      await store();
+    } catch (error) {
+      this.context.log.warn({ err: error }, 'storing a consent receipt failed; retrying');
+      void retryFor(60_000, store).catch((last: unknown) =>
+        this.context.log.error({ err: last, ...this.grant }, 'a consent receipt was not stored'),
+      );
     }
   }
 

@@ -168,6 +168,7 @@ export class RealtimeHub {
                   ws,
                   { sessionId: grant.sessionId, callerId: grant.callerId! },
                   this.context,
+                  request.headers['user-agent'] ?? null,
                 );
           const tokenHash = hashToken(token!);
           this.connections.add(connection);

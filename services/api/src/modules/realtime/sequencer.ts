@@ -277,6 +277,15 @@ export class Sequencer {
     return Number(value);
   }
 
+  /**
+   * The last seq handed out in the session, or null when Redis does not hold the counter (then
+   * Postgres's highest is the best anyone knows).
+   */
+  async lastSeq(sessionId: string): Promise<number | null> {
+    const value = await this.redis.get(this.keys.seq(sessionId));
+    return value === null ? null : Number(value);
+  }
+
   async isSeeded(sessionId: string): Promise<boolean> {
     return (await this.redis.exists(this.keys.seq(sessionId))) === 1;
   }

@@ -13,6 +13,7 @@ export interface TeamRow {
   permission_levels: string[];
   custom_content: unknown;
   time_zone: string;
+  retention_days: number | null;
   created_at: Date;
   member_count: number;
 }
@@ -29,6 +30,7 @@ function teamsWithCounts(db: Database) {
       't.permission_levels',
       't.custom_content',
       't.time_zone',
+      't.retention_days',
       't.created_at',
     ])
     .select((eb) =>
@@ -137,6 +139,7 @@ export async function updateTeam(
     isActive?: boolean;
     permissionLevels?: readonly string[];
     timeZone?: string;
+    retentionDays?: number | null;
   },
 ): Promise<void> {
   const set: {
@@ -144,11 +147,13 @@ export async function updateTeam(
     is_active?: boolean;
     permission_levels?: string[];
     time_zone?: string;
+    retention_days?: number | null;
   } = {};
   if (changes.teamName !== undefined) set.team_name = changes.teamName;
   if (changes.isActive !== undefined) set.is_active = changes.isActive;
   if (changes.permissionLevels !== undefined) set.permission_levels = [...changes.permissionLevels];
   if (changes.timeZone !== undefined) set.time_zone = changes.timeZone;
+  if (changes.retentionDays !== undefined) set.retention_days = changes.retentionDays;
   if (Object.keys(set).length === 0) return;
   await db.updateTable('teams').set(set).where('id', '=', id).execute();
 }

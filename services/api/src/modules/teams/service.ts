@@ -35,10 +35,10 @@ import {
 
 /**
  * SPEC.md §6 for teams: members of a team read its links and agencies; its admins (and platform
- * admins) change them and its time zone; only platform admins create teams, rename them,
- * (de)activate them or set their levels. A team the caller is not a member of answers 404, so
- * that another agency's team is indistinguishable from one that does not exist; a member
- * refused an admin action gets 403.
+ * admins) change them, its time zone and how long its history is kept (issue 15); only platform
+ * admins create teams, rename them, (de)activate them or set their levels. A team the caller is
+ * not a member of answers 404, so that another agency's team is indistinguishable from one that
+ * does not exist; a member refused an admin action gets 403.
  */
 const isMember = (principal: Principal, teamId: string) =>
   principal.isPlatformAdmin || principal.teamIds.includes(teamId);
@@ -85,6 +85,7 @@ function toManagedTeam(row: TeamRow): ManagedTeam {
     customContent: contentOf(row.custom_content),
     memberCount: row.member_count,
     timeZone: row.time_zone,
+    retentionDays: row.retention_days,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -181,7 +182,8 @@ export async function patchTeam(
 ): Promise<ManagedTeam> {
   if (!isMember(principal, id)) throw teamNotFound();
   if (!principal.isPlatformAdmin) {
-    // The zone is the team's own business (issue 13); what Locus sells and names is not.
+    // The zone (issue 13) and how long the team keeps its history (issue 15: the agency's
+    // records policy) are the team's own business; what Locus sells and names is not.
     const lockedFields = [patch.teamName, patch.isActive, patch.permissionLevels];
     if (lockedFields.some((value) => value !== undefined)) throw platformOnly();
     if (!isAdminOf(principal, id)) throw notAdmin();
@@ -202,9 +204,11 @@ export async function patchTeam(
       const before = await readTeam(trx, id);
       await updateTeam(trx, id, patch);
       const after = await readTeam(trx, id);
-      const changed: Record<string, string | boolean | string[]> = {};
+      const changed: Record<string, string | number | boolean | string[] | null> = {};
       if (before.teamName !== after.teamName) changed.teamName = after.teamName;
       if (before.timeZone !== after.timeZone) changed.timeZone = after.timeZone;
+      // null: back to the deployment's default.
+      if (before.retentionDays !== after.retentionDays) changed.retentionDays = after.retentionDays;
       if (before.isActive !== after.isActive) changed.isActive = after.isActive;
       if (before.permissionLevels.join() !== after.permissionLevels.join())
         changed.permissionLevels = after.permissionLevels;

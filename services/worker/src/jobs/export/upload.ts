@@ -5,9 +5,25 @@ import {
   type JobPayload,
   type SmsLanguage,
 } from '@locus/contract';
+import {
+  buildEvidenceFile,
+  type EvidenceRecordInput,
+  type JsonValue,
+} from '@locus/client/evidence';
 import type { JobContext } from '../../processor';
-import { readChatTranscript } from '@locus/db';
-import { exportFixes, findPendingExport, markExported } from './repo';
+import { readChatTranscript, readConsentReceipts } from '@locus/db';
+import {
+  evidenceSession,
+  exportFixes,
+  findPendingExport,
+  highestStoredSeq,
+  markAttemptFailed,
+  markExported,
+  markWriting,
+  missingSeqs,
+  sessionChat,
+  sessionEvents,
+} from './repo';
 
 const round = (value: number, decimals: number) =>
   Math.round(value * 10 ** decimals) / 10 ** decimals;
@@ -35,27 +51,176 @@ export function exportFileName(phoneNumber: string, firstCapturedAt: Date): stri
 }
 
 /**
- * `export.upload`: writes an ended session's fixes, for a team whose export setting is on, to
- * `<team>/<session>/<file name>` in the export storage. Idempotent: the same file is rewritten.
+ * `export.upload`: writes an ended session's export for a team whose export setting is on:
+ * the SPEC rows file, the chat transcript, and the evidence file (issue 15) with every fix,
+ * event, chat message and consent receipt hash-chained in order and signed with the
+ * deployment's Ed25519 key, under `<team>/<session>/`. It first waits until every sequence
+ * number the session handed out is in Postgres: the export is never missing a fix an API
+ * instance still held. Idempotent: the same files are rewritten. Each attempt shows on the
+ * session (`session_exports.state`); a failure after the last retry stays visible as failed.
  */
 export async function exportUpload(
   payload: JobPayload<'exportUpload'>,
-  { db, storage }: JobContext,
+  context: JobContext,
 ): Promise<{ fileName: string | null }> {
+  const { db, job } = context;
   const pending = await findPendingExport(db, payload.sessionId);
   if (!pending) return { fileName: null };
-  await exportChatTranscript({ db, storage }, payload.sessionId, pending.team_id);
-  const fixes = await exportFixes(db, payload.sessionId);
-  const first = fixes[0];
-  if (!first) {
-    await markExported(db, payload.sessionId, { fileName: null, storageKey: null });
-    return { fileName: null };
+  await markWriting(db, payload.sessionId);
+  try {
+    return await writeExport(context, pending);
+  } catch (error) {
+    const last = job === undefined || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const message = error instanceof Error ? error.message : String(error);
+    await markAttemptFailed(db, payload.sessionId, last ? 'failed' : 'retrying', message);
+    throw error;
   }
-  const fileName = exportFileName(first.phone_number, first.captured_at);
-  const storageKey = `${pending.team_id}/${payload.sessionId}/${fileName}`;
-  await storage.put(storageKey, JSON.stringify(fixes.map(exportRow)), 'application/json');
-  await markExported(db, payload.sessionId, { fileName, storageKey });
-  return { fileName };
+}
+
+type PendingExport = NonNullable<Awaited<ReturnType<typeof findPendingExport>>>;
+
+async function writeExport(
+  context: JobContext,
+  pending: PendingExport,
+): Promise<{ fileName: string | null }> {
+  const { db, storage } = context;
+  const sessionId = pending.session_id;
+  await waitForEverySeq(context, sessionId, pending.expected_seq);
+  await exportChatTranscript({ db, storage }, sessionId, pending.team_id);
+  const fixes = await exportFixes(db, sessionId);
+  const first = fixes[0];
+  const folder = `${pending.team_id}/${sessionId}`;
+  const baseName = first ? exportFileName(first.phone_number, first.captured_at) : null;
+  if (baseName) {
+    await storage.put(
+      `${folder}/${baseName}`,
+      JSON.stringify(fixes.map(exportRow)),
+      'application/json',
+    );
+  }
+  const evidence = await evidenceFile(context, sessionId, fixes);
+  const evidenceKey = `${folder}/${evidenceFileName(baseName, sessionId)}`;
+  await storage.put(evidenceKey, JSON.stringify(evidence, null, 1), 'application/json');
+  await markExported(db, sessionId, {
+    fileName: baseName,
+    storageKey: baseName ? `${folder}/${baseName}` : null,
+    storage: storage.name,
+    // Where a person finds it: a file path, or `s3://bucket/key`.
+    evidenceKey: storage.describe(evidenceKey),
+    chainHead: evidence.chain.head,
+    signingKeyId: evidence.signature.keyId,
+  });
+  return { fileName: baseName };
+}
+
+/** `<number>_<first capture>.evidence.json` beside the rows; a session without fixes has one too. */
+function evidenceFileName(rowsFileName: string | null, sessionId: string): string {
+  return rowsFileName
+    ? rowsFileName.replace(/\.json$/, '.evidence.json')
+    : `${sessionId}.evidence.json`;
+}
+
+const seqPollMs = 250;
+
+/**
+ * Every seq up to the session's counter at its end (`expected_seq`, recorded by the API; the
+ * highest stored one when Redis did not have it) must be in Postgres. Batch writers write within
+ * `FIX_BATCH_MAX_DELAY_MS`, or keep retrying through an outage: the job polls a few seconds, then
+ * fails the attempt naming the missing numbers, and BullMQ retries it later.
+ */
+async function waitForEverySeq(
+  { db, log, config }: JobContext,
+  sessionId: string,
+  expectedSeq: number | null,
+): Promise<void> {
+  const upTo = expectedSeq ?? (await highestStoredSeq(db, sessionId));
+  const until = Date.now() + config.EXPORT_SEQ_WAIT_MS;
+  for (;;) {
+    const missing = await missingSeqs(db, sessionId, upTo);
+    if (missing.length === 0) return;
+    if (Date.now() >= until)
+      throw new Error(
+        `not every position of the session is stored yet: missing seq ${missing.join(', ')} of ${upTo}`,
+      );
+    log.debug({ sessionId, missing }, 'export waits for the batch writers');
+    await new Promise((resolve) => setTimeout(resolve, seqPollMs));
+  }
+}
+
+/**
+ * The session's records in the order they happened (seq), then the consent receipts in the
+ * order they arrived, hash-chained and signed (`@locus/client/evidence`, which also verifies).
+ * A fix's record is its SPEC export row; a chat message's is the stored message (its
+ * `chat-message` event carries the same seq and is replaced by it).
+ */
+async function evidenceFile(context: JobContext, sessionId: string, fixes: FixRow[]) {
+  const { db } = context;
+  const [session, events, chat, consents] = await Promise.all([
+    evidenceSession(db, sessionId),
+    sessionEvents(db, sessionId),
+    sessionChat(db, sessionId),
+    readConsentReceipts(db, sessionId),
+  ]);
+  const chatBySeq = new Map(chat.map((message) => [message.seq, message]));
+  const sequenced: EvidenceRecordInput[] = [
+    ...fixes.map((fix) => ({ kind: 'fix' as const, seq: fix.seq, data: { ...exportRow(fix) } })),
+    ...events
+      .filter((event) => !(event.event === 'chat-message' && chatBySeq.has(event.seq)))
+      .map((event) => ({
+        kind: 'event' as const,
+        seq: event.seq,
+        data: {
+          event: event.event,
+          phoneNumber: event.phone_number,
+          at: event.created_at.toISOString(),
+          payload: event.payload as JsonValue,
+        },
+      })),
+    ...chat.map((message) => ({
+      kind: 'chat' as const,
+      seq: message.seq,
+      data: {
+        from: message.sender,
+        senderName: message.sender_name,
+        phoneNumber: message.phone_number,
+        text: message.body,
+        language: message.language,
+        quickReply: message.quick_reply,
+        translationLanguage: message.translation_language,
+        translationText: message.translation_text,
+        translationStatus: message.translation_status,
+        sentAt: message.sent_at.toISOString(),
+      },
+    })),
+  ].sort((a, b) => a.seq - b.seq);
+  const receipts: EvidenceRecordInput[] = consents.map((receipt) => ({
+    kind: 'consent',
+    seq: null,
+    data: {
+      receiptId: receipt.id,
+      phoneNumber: receipt.phone_number,
+      language: receipt.language,
+      catalogueVersion: receipt.catalogue_version,
+      agencyName: receipt.agency_name,
+      shown: receipt.shown_text as JsonValue,
+      tappedAt: receipt.tapped_at?.toISOString() ?? null,
+      receivedAt: receipt.received_at.toISOString(),
+      userAgent: receipt.user_agent,
+    },
+  }));
+  return buildEvidenceFile({
+    session: {
+      id: session.id,
+      teamId: session.team_id ?? '',
+      agencyName: session.team_name ?? 'Emergency services',
+      startedAt: session.created_at.toISOString(),
+      endedAt: session.ended_at?.toISOString() ?? null,
+      externalReference: session.external_reference,
+    },
+    exportedAt: new Date(),
+    records: [...sequenced, ...receipts],
+    privateKey: context.evidenceKey,
+  });
 }
 
 /**

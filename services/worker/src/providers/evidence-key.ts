@@ -1,0 +1,43 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { generateEvidenceKeyPem, loadEd25519PrivateKey, publicKeyId } from '@locus/client/evidence';
+import type { Logger } from 'pino';
+import type { WorkerConfig } from '../config';
+
+/**
+ * The deployment's Ed25519 key that signs evidence files (issue 15): `EVIDENCE_SIGNING_KEY`
+ * (PKCS8 PEM), else the file `EVIDENCE_SIGNING_KEY_FILE`. Outside production a missing file is
+ * created on first start, with its public half beside it (`….pub.pem`, for
+ * `npm run verify-export -- FILE --key …`); production refuses to start without a key (config).
+ */
+export async function evidenceSigningKey(config: WorkerConfig, log: Logger): Promise<KeyObject> {
+  if (config.EVIDENCE_SIGNING_KEY) return loadEd25519PrivateKey(config.EVIDENCE_SIGNING_KEY);
+  const file = config.EVIDENCE_SIGNING_KEY_FILE;
+  const key = await readFile(file, 'utf8').then(
+    (pem) => loadEd25519PrivateKey(pem),
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT' || config.NODE_ENV === 'production') throw error;
+      const { privateKeyPem, publicKeyPem } = generateEvidenceKeyPem();
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+      // `wx`: of two workers starting at once, the first one's key is kept, and only it writes
+      // the public half.
+      const created = await writeFile(file, privateKeyPem, { mode: 0o600, flag: 'wx' }).then(
+        () => true,
+        (raced: NodeJS.ErrnoException) => {
+          if (raced.code !== 'EEXIST') throw raced;
+          return false;
+        },
+      );
+      if (created) await writeFile(publicKeyFile(file), publicKeyPem, { mode: 0o644 });
+      return loadEd25519PrivateKey(await readFile(file, 'utf8'));
+    },
+  );
+  const spki = createPublicKey(key).export({ type: 'spki', format: 'der' });
+  log.info({ keyId: publicKeyId(spki) }, 'evidence files are signed with this key');
+  return key;
+}
+
+export function publicKeyFile(privateKeyFile: string): string {
+  return privateKeyFile.replace(/(\.pem)?$/, '.pub.pem');
+}
