@@ -92,6 +92,11 @@ describe('the sessions page', () => {
     });
     expect(verified.ok).toBe(true);
     if (verified.ok) await exported.getByText(verified.head).waitFor();
+    // The deployment's public key, offered for download, is the one the file verifies with.
+    const keyLink = exported.getByRole('link', { name: /^Download public key / });
+    const [download] = await Promise.all([page.waitForEvent('download'), keyLink.click()]);
+    const downloaded = readFileSync(await download.path(), 'utf8');
+    expect(verifyEvidence(file, { trustedPublicKey: downloaded }).ok).toBe(true);
     await expectAccessible(page, 'session evidence');
 
     // A legal hold, with its reason; the list says so too; then released after a confirmation.

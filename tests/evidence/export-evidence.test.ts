@@ -10,6 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWorkerConfig } from '../../services/worker/src/config';
 import { exportUpload } from '../../services/worker/src/jobs/export/upload';
+import { purgeTeamHistory } from '../../services/worker/src/jobs/maintenance/retention-purge';
 import type { JobContext } from '../../services/worker/src/processor';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 import { testEnvironment } from '../support/environment';
@@ -180,6 +181,15 @@ describe('the evidence of a session', () => {
     const verified = verifyEvidence(file, { trustedPublicKey: publicKey });
     expect(verified).toMatchObject({ ok: true, head: session.export.chainHead });
     expect(session.export.signingKeyId).toBe(file.signature.keyId);
+    // The deployment publishes the key, without sign-in: what an auditor pins the file to.
+    const published = await call<{ keys: { keyId: string; publicKeyPem: string }[] }>(
+      stack.api,
+      'GET',
+      '/api/v1/evidence/signing-keys',
+    );
+    expect(published.status).toBe(200);
+    const listed = published.body.keys.find((key) => key.keyId === file.signature.keyId);
+    expect(listed?.publicKeyPem.trim()).toBe(publicKey.trim());
     const fixes = file.records.filter((record) => record.kind === 'fix');
     expect(fixes.map((record) => record.data)).toEqual([
       expect.objectContaining({
@@ -389,5 +399,36 @@ describe('the evidence of a session', () => {
     expect(asked.status).toBe(202);
     expect(['queued', 'writing', 'stored']).toContain(asked.body.state);
     await waitForState(sessionId, 'stored');
+  });
+
+  it('says when the retention purge took the history, and then neither holds nor exports it', async () => {
+    const sessionId = await sharedAndEnded('+12025550186', Date.now() - 60_000);
+    await waitForState(sessionId, 'stored');
+    const stored = (await detail(sessionId)).body.export;
+    // The team's purge with a cut-off after the end (what `retention.purge` runs per team).
+    await purgeTeamHistory(stack.database.db, {
+      teamId,
+      retentionDays: 1,
+      cutoff: new Date(Date.now() + 60_000),
+    });
+    const purged = (await detail(sessionId)).body;
+    expect(purged).toMatchObject({ historyPurged: true, historyDeletedAfter: null, consent: [] });
+    const token = await signIn(stack.api, teamAdminEmail);
+    const hold = await call(
+      stack.api,
+      'PUT',
+      `/api/v1/teams/${teamId}/sessions/${sessionId}/legal-hold`,
+      { token, body: { reason: 'Too late' } },
+    );
+    expect(hold.status).toBe(409);
+    const again = await call(
+      stack.api,
+      'POST',
+      `/api/v1/teams/${teamId}/sessions/${sessionId}/export`,
+      { token, body: {} },
+    );
+    expect(again.status).toBe(409);
+    // The stored export is left as it was: signed when the history was whole.
+    expect((await detail(sessionId)).body.export).toEqual(stored);
   });
 });

@@ -96,21 +96,22 @@ afterAll(() => {
 });
 
 describe('verify-export', () => {
-  it('says a valid file is valid, and that its key was not checked', async () => {
+  it('says an intact file without --key is not checked for its signer (exit 3)', async () => {
     const run = await verifyExport(validFile);
     expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     expect(run.stdout.split('\n')[0]).toBe(
-      `valid: 6 records, chain head ${head}, signed by key ${keyId} (not checked against a trusted key; pass --key)`,
+      `intact: 6 records, chain head ${head}, signed by key ${keyId}`,
     );
     expect(run.stdout).toContain('session b1c7f0de-5d0e-4b8e-9d43-4b8c1c2f9e10 of Demo County 911');
+    expect(run.stdout).toContain('NOT CHECKED: who signed it');
   });
 
   it('checks the key with --key', async () => {
     const trusted = await verifyExport(validFile, '--key', publicKeyFile);
     expect(trusted.code).toBe(0);
     expect(trusted.stdout.split('\n')[0]).toBe(
-      `valid: 6 records, chain head ${head}, signed by key ${keyId}`,
+      `valid: 6 records, chain head ${head}, signed by key ${keyId}, the trusted key`,
     );
     const other = await verifyExport(`--key=${otherPublicKeyFile}`, validFile);
     expect(other.code).toBe(1);

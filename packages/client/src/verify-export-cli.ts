@@ -5,8 +5,11 @@ import { loadEd25519PublicKey, verifyEvidence } from './evidence';
 
 /**
  * `npm run verify-export -- FILE [--key PUBLIC_KEY_PEM_FILE]`: checks an evidence file offline.
- * Exit 0: valid; 1: not valid (one line per problem, naming the record); 2: the command could
- * not check the file (usage, unreadable, not JSON, an unusable key).
+ * Exit 0: valid and signed by the trusted key given with --key; 1: not valid (one line per
+ * problem, naming the record); 2: the command could not check the file (usage, unreadable, not
+ * JSON, an unusable key); 3: the chain and its signature hold, but no trusted key was given, so
+ * nothing says who signed it (anyone can re-sign an edited file with a key of their own). The
+ * deployment publishes its keys at GET /api/v1/evidence/signing-keys.
  */
 export const verifyExportUsage = 'usage: npm run verify-export -- FILE [--key PUBLIC_KEY_PEM_FILE]';
 
@@ -102,12 +105,22 @@ export function verifyExportCli(args: string[], io: VerifyExportIo = {}): number
     for (const problem of result.problems) out(`  ${problem.message}`);
     return 1;
   }
-  const note = trustedPublicKey ? '' : ' (not checked against a trusted key; pass --key)';
-  out(
-    `valid: ${result.count} records, chain head ${result.head}, signed by key ${result.keyId}${note}`,
-  );
   const { session } = result;
   const reference = session.externalReference ? `, reference ${session.externalReference}` : '';
+  if (!trustedPublicKey) {
+    out(
+      `intact: ${result.count} records, chain head ${result.head}, signed by key ${result.keyId}`,
+    );
+    out(`session ${session.id} of ${session.agencyName}${reference}`);
+    out(
+      'NOT CHECKED: who signed it. Pass --key with the deployment’s public key ' +
+        '(GET /api/v1/evidence/signing-keys); anyone can re-sign an edited file with a key of their own.',
+    );
+    return 3;
+  }
+  out(
+    `valid: ${result.count} records, chain head ${result.head}, signed by key ${result.keyId}, the trusted key`,
+  );
   out(`session ${session.id} of ${session.agencyName}${reference}`);
   return 0;
 }

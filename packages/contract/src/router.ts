@@ -29,7 +29,7 @@ import { overwatchContract } from './overwatch';
 import { partnerContract } from './partner-api';
 import { partnerWebhooksContract, teamWebhooksContract } from './webhooks';
 import { apiKeysContract, oauthContract } from './partner-keys';
-import { teamSessionsContract, uploadToS3Contract } from './team-sessions';
+import { evidenceKeysContract, teamSessionsContract, uploadToS3Contract } from './team-sessions';
 import { ErrorBody } from './errors';
 import { publicRoute } from './route-security';
 
@@ -146,6 +146,7 @@ export const contract = c.router(
     teamWebhooks: teamWebhooksContract,
     teamSessions: teamSessionsContract,
     uploadToS3: uploadToS3Contract,
+    evidenceKeys: evidenceKeysContract,
   },
   { commonResponses: { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody } },
 );

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { PageQuery, pageOf } from './admin-common';
 import { ErrorBody } from './errors';
+import { publicRoute } from './route-security';
 import { consentScreens } from './i18n/consent';
 import { ExportRow, SmsLanguage } from './tracking';
 
@@ -100,10 +101,11 @@ export const TeamSessionDetail = TeamSessionSummary.extend({
   hold: LegalHold.nullable(),
   /**
    * When the retention purge deletes this session's fixes, chat and receipts (the team's
-   * retention after the end); null while it runs or is held.
+   * retention after the end; the daily purge then runs within a day); null while it runs, is
+   * held, or was purged.
    */
   historyDeletedAfter: z.string().datetime().nullable(),
-  /** Fixes and chat were already deleted by the retention purge. */
+  /** The retention purge deleted its fixes, chat and receipts (the session row stays). */
   historyPurged: z.boolean(),
 });
 export type TeamSessionDetail = z.infer<typeof TeamSessionDetail>;
@@ -148,10 +150,12 @@ export const teamSessionsContract = c.router(
       method: 'PUT',
       path: '/api/v1/teams/:teamId/sessions/:id/legal-hold',
       summary: 'Put a session under legal hold: the retention purge keeps its history',
-      description: `Setting it again replaces the reason. Audited. ${ACCESS}`,
+      description:
+        'Setting it again replaces the reason. A session whose history the retention purge ' +
+        `already deleted is 409 \`conflict\`. Audited. ${ACCESS}`,
       pathParams: SessionParams,
       body: LegalHoldInput,
-      responses: { 200: TeamSessionDetail, ...errors },
+      responses: { 200: TeamSessionDetail, 409: ErrorBody, ...errors },
     },
     releaseLegalHold: {
       method: 'DELETE',
@@ -168,7 +172,8 @@ export const teamSessionsContract = c.router(
       summary: "Write (or write again) an ended session's export and evidence file",
       description:
         'Queues the export job; the session shows its state. A session still running is 409 ' +
-        `\`conflict\`; one whose history the retention purge deleted is 409 too. Audited. ${ACCESS}`,
+        '`conflict`; one whose history the retention purge deleted is 409 too (its stored ' +
+        `export stays as it was). Audited. ${ACCESS}`,
       pathParams: SessionParams,
       body: c.noBody(),
       responses: { 202: ExportQueued, 409: ErrorBody, ...errors },
@@ -192,10 +197,39 @@ export const uploadToS3Contract = c.router(
         'The body is the export rows the page holds (SPEC.md §3); the server writes the rows ' +
         'stored in Postgres, the chat transcript and the signed evidence file, through the ' +
         '`export.upload` job, and answers its state. Dispatchers and admins of the team; a ' +
-        'session of another team is 404 `not-found`; a session still running is 409 `conflict`.',
+        'session of another team is 404 `not-found`; a session still running, or one whose ' +
+        'history the retention purge deleted, is 409 `conflict`.',
       pathParams: z.object({ teamId: z.string().uuid(), uuid: z.string().uuid() }),
       body: z.array(ExportRow).max(teamSessionLimits.uploadRowsMax),
       responses: { 202: ExportQueued, 409: ErrorBody, ...errors },
+    },
+  },
+  { strictStatusCodes: true },
+);
+
+/** A public key that has signed evidence files of this deployment (issue 15). */
+export const EvidenceSigningKey = z.object({
+  /** First 16 hex digits of the SHA-256 of the key's SPKI DER: what an evidence file names. */
+  keyId: z.string(),
+  /** SPKI PEM: pass it to `npm run verify-export -- FILE --key KEY.pem`. */
+  publicKeyPem: z.string(),
+  /** When a worker first signed with it. */
+  firstUsedAt: z.string().datetime(),
+});
+export type EvidenceSigningKey = z.infer<typeof EvidenceSigningKey>;
+
+export const evidenceKeysContract = c.router(
+  {
+    signingKeys: {
+      method: 'GET',
+      path: '/api/v1/evidence/signing-keys',
+      ...publicRoute,
+      summary: "The deployment's evidence signing keys, newest first",
+      description:
+        'Public: anyone holding an evidence file checks it against one of these keys, offline ' +
+        '(`npm run verify-export -- FILE --key KEY.pem`, or `verifyEvidence` in the client ' +
+        'package). A key rotated out stays listed, so older files still verify.',
+      responses: { 200: z.object({ keys: z.array(EvidenceSigningKey) }) },
     },
   },
   { strictStatusCodes: true },

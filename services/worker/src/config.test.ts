@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseWorkerConfig } from './config';
 import { exportStorageFromConfig } from './providers/storage';
@@ -83,5 +84,27 @@ describe('export storage configuration', () => {
     expect(exportStorageFromConfig(minio).describe('t/s/f.json')).toBe(
       's3://exports/locus/exports/t/s/f.json',
     );
+  });
+});
+
+describe('evidence signing key configuration', () => {
+  it('is required in production, where the worker does not create one', () => {
+    const production = {
+      ...minimal,
+      NODE_ENV: 'production',
+      EVIDENCE_SIGNING_KEY_FILE: '/nonexistent/locus-evidence.pem',
+    };
+    expect(() => parseWorkerConfig(production)).toThrow(
+      /EVIDENCE_SIGNING_KEY: required in production/,
+    );
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(
+      parseWorkerConfig({ ...production, EVIDENCE_SIGNING_KEY: pem }).EVIDENCE_SIGNING_KEY,
+    ).toBe(pem);
+    // Outside production a missing file is created at the first start.
+    expect(() =>
+      parseWorkerConfig({ ...minimal, EVIDENCE_SIGNING_KEY_FILE: '/nonexistent/key.pem' }),
+    ).not.toThrow();
   });
 });

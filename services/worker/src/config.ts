@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 /** `true` or `false`, default false. */
@@ -152,5 +153,11 @@ function requiredTogether(config: WorkerConfig): string[] {
         : [],
     ),
     ...neverInProduction,
+    // Outside production the worker creates the key file; in production it must be given.
+    ...(production && !config.EVIDENCE_SIGNING_KEY && !existsSync(config.EVIDENCE_SIGNING_KEY_FILE)
+      ? [
+          `  EVIDENCE_SIGNING_KEY: required in production (or a key at EVIDENCE_SIGNING_KEY_FILE, ${config.EVIDENCE_SIGNING_KEY_FILE})`,
+        ]
+      : []),
   ];
 }

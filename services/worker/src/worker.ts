@@ -33,7 +33,7 @@ export async function startWorkers(
   const lookup = lookupProviderFromConfig(config);
   const sms = smsProviderFromConfig(config);
   const storage = exportStorageFromConfig(config);
-  const evidenceKey = await evidenceSigningKey(config, deps.log);
+  const evidenceKey = await evidenceSigningKey(config, deps);
   const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX);
 
   const process = async (job: Job) => {

@@ -170,6 +170,12 @@ export interface Emails {
   to_address: string;
 }
 
+export interface EvidenceSigningKeys {
+  first_used_at: Generated<Timestamp>;
+  key_id: string;
+  public_key_pem: string;
+}
+
 export interface LocationFixes {
   address: string | null;
   altitude: number | null;
@@ -456,6 +462,7 @@ export interface TrackingSessions {
   first_fix_at: Timestamp | null;
   first_fix_source: string | null;
   first_fix_uncertainty_m: number | null;
+  history_purged_at: Timestamp | null;
   id: Generated<string>;
   kind: Generated<string>;
   last_active_at: Generated<Timestamp>;
@@ -541,6 +548,7 @@ export interface DB {
   consent_receipts: ConsentReceipts;
   demo_requests: DemoRequests;
   emails: Emails;
+  evidence_signing_keys: EvidenceSigningKeys;
   location_fixes: LocationFixes;
   location_lookups: LocationLookups;
   mfa_recovery_codes: MfaRecoveryCodes;

@@ -34,6 +34,7 @@ import * as partnerApiKeys from './2026-11-29T12-00_partner-api-keys';
 import * as partnerLocates from './2026-11-29T13-00_partner-locates';
 import * as partnerWebhooks from './2026-11-29T14-00_partner-webhooks';
 import * as evidence from './2026-11-29T15-00_evidence';
+import * as evidenceFixes from './2026-11-29T15-10_evidence-fixes';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T13-00_partner-locates': partnerLocates,
   '2026-11-29T14-00_partner-webhooks': partnerWebhooks,
   '2026-11-29T15-00_evidence': evidence,
+  '2026-11-29T15-10_evidence-fixes': evidenceFixes,
 };

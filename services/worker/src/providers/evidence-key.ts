@@ -2,16 +2,22 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generateEvidenceKeyPem, loadEd25519PrivateKey, publicKeyId } from '@locus/client/evidence';
+import type { Database } from '@locus/db';
 import type { Logger } from 'pino';
+import { registerSigningKey } from '../jobs/export/repo';
 import type { WorkerConfig } from '../config';
 
 /**
  * The deployment's Ed25519 key that signs evidence files (issue 15): `EVIDENCE_SIGNING_KEY`
  * (PKCS8 PEM), else the file `EVIDENCE_SIGNING_KEY_FILE`. Outside production a missing file is
  * created on first start, with its public half beside it (`….pub.pem`, for
- * `npm run verify-export -- FILE --key …`); production refuses to start without a key (config).
+ * `npm run verify-export -- FILE --key …`); in production a missing key stops the worker at
+ * start. Every key used is recorded for the API to publish.
  */
-export async function evidenceSigningKey(config: WorkerConfig, log: Logger): Promise<KeyObject> {
+export async function evidenceSigningKey(
+  config: WorkerConfig,
+  { db, log }: { db: Database; log: Logger },
+): Promise<KeyObject> {
   if (config.EVIDENCE_SIGNING_KEY) return loadEd25519PrivateKey(config.EVIDENCE_SIGNING_KEY);
   const file = config.EVIDENCE_SIGNING_KEY_FILE;
   const key = await readFile(file, 'utf8').then(
@@ -33,8 +39,11 @@ export async function evidenceSigningKey(config: WorkerConfig, log: Logger): Pro
       return loadEd25519PrivateKey(await readFile(file, 'utf8'));
     },
   );
-  const spki = createPublicKey(key).export({ type: 'spki', format: 'der' });
-  log.info({ keyId: publicKeyId(spki) }, 'evidence files are signed with this key');
+  const publicKey = createPublicKey(key);
+  const keyId = publicKeyId(publicKey.export({ type: 'spki', format: 'der' }));
+  // Published by the API (GET /api/v1/evidence/signing-keys): auditors check files against it.
+  await registerSigningKey(db, keyId, publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  log.info({ keyId }, 'evidence files are signed with this key');
   return key;
 }
 

@@ -24,9 +24,12 @@ import {
   useExportNow,
   useReleaseLegalHold,
   useSetLegalHold,
+  useSigningKeys,
   useTeamSession,
 } from './queries';
 import { exportStateLabels, when } from './labels';
+
+const stalledAfterMs = 10 * 60_000;
 
 const languageNames = { en: 'English', es: 'Spanish', fr: 'French', zh: 'Mandarin' } as const;
 
@@ -145,7 +148,11 @@ function ExportSection({ session }: { session: TeamSessionDetail }) {
   const exportNow = useExportNow(session.teamId, session.id);
   const current = session.export;
   const state = exportStateLabels[current.state];
-  const running = current.state === 'queued' || current.state === 'writing';
+  // An attempt that has written for minutes died with its worker: Export again may start another.
+  const running =
+    current.state === 'writing' &&
+    current.lastAttemptAt !== null &&
+    Date.now() - Date.parse(current.lastAttemptAt) < stalledAfterMs;
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId}>
       <Stack gap="sm">
@@ -191,11 +198,9 @@ function ExportSection({ session }: { session: TeamSessionDetail }) {
                 Evidence file: <Code>{current.evidenceFile}</Code>
               </Text>
             )}
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              Chain head <Code>{current.chainHead}</Code>, signed with key{' '}
-              <Code>{current.signingKeyId}</Code>. Anyone can check the file offline with{' '}
-              <Code>npm run verify-export -- FILE</Code>.
-            </Text>
+            {current.chainHead && current.signingKeyId && (
+              <SignedWith chainHead={current.chainHead} keyId={current.signingKeyId} />
+            )}
           </Stack>
         )}
         {exportNow.isError && (
@@ -216,6 +221,35 @@ function ExportSection({ session }: { session: TeamSessionDetail }) {
         </Group>
       </Stack>
     </Card>
+  );
+}
+
+/** The chain head as signed, the key that signed it, and how anyone checks the file with it. */
+function SignedWith({ chainHead, keyId }: { chainHead: string; keyId: string }) {
+  const keys = useSigningKeys();
+  const key = keys.data?.find((each) => each.keyId === keyId);
+  return (
+    <>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        Chain head <Code>{chainHead}</Code>, signed with key <Code>{keyId}</Code>.
+      </Text>
+      <Text size="sm">
+        Anyone can check the file offline with the deployment’s public key:{' '}
+        <Code>npm run verify-export -- FILE --key locus-evidence-{keyId}.pub.pem</Code>
+        {key && (
+          <>
+            {' '}
+            <Anchor
+              href={`data:application/x-pem-file;charset=utf-8,${encodeURIComponent(key.publicKeyPem)}`}
+              download={`locus-evidence-${keyId}.pub.pem`}
+              underline="always"
+            >
+              Download public key {keyId}
+            </Anchor>
+          </>
+        )}
+      </Text>
+    </>
   );
 }
 
@@ -250,6 +284,11 @@ function HoldSection({ session }: { session: TeamSessionDetail }) {
               </Button>
             </Group>
           </>
+        ) : session.historyPurged ? (
+          <Text size="sm">
+            The retention purge has deleted this session’s locations, chat and consent receipts;
+            there is nothing left to hold.
+          </Text>
         ) : (
           <>
             <Text size="sm">

@@ -44,9 +44,7 @@ export function SessionListPage() {
           a session under legal hold to keep its history past the team’s retention.
         </Text>
         {administered.length === 0 || teamId === null ? (
-          <Alert color="navy" role="alert" title="No team to show">
-            Only a team admin can see the team’s sessions. Ask your team’s admin.
-          </Alert>
+          <Text>Only a team admin can see the team’s sessions. Ask your team’s admin.</Text>
         ) : (
           <>
             {administered.length > 1 && (

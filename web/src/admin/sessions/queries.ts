@@ -28,8 +28,13 @@ export function useTeamSession(teamId: string, id: string) {
   return useQuery({
     queryKey: sessionKey(teamId, id),
     queryFn: async () => expect(await api.teamSessions.get({ params: { teamId, id } }), 200),
+    // Followed for an hour at most: an attempt stuck that long (its worker died) is not moving.
     refetchInterval: (query) =>
-      query.state.data && moving.has(query.state.data.export.state) ? 2_000 : false,
+      query.state.data &&
+      moving.has(query.state.data.export.state) &&
+      query.state.dataUpdateCount < 1_800
+        ? 2_000
+        : false,
   });
 }
 
@@ -65,5 +70,14 @@ export function useExportNow(teamId: string, id: string) {
   return useSessionMutation(teamId, id, async () => {
     expect(await api.teamSessions.exportNow({ params: { teamId, id } }), 202);
     return null;
+  });
+}
+
+/** GET /api/v1/evidence/signing-keys: the public keys evidence files are checked against. */
+export function useSigningKeys() {
+  return useQuery({
+    queryKey: ['evidence-signing-keys'],
+    queryFn: async () => (await expect(await api.evidenceKeys.signingKeys(), 200)).keys,
+    staleTime: 5 * 60_000,
   });
 }

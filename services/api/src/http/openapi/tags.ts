@@ -43,4 +43,6 @@ export const tagDescriptions: Record<keyof typeof contract, string> = {
   teamSessions:
     "Team admins: the team's past sessions as evidence: consent receipts, the export and its signed evidence file, legal hold.",
   uploadToS3: "SPEC.md §7 upload-to-s3: export an ended session to the team's storage.",
+  evidenceKeys:
+    "Public: the keys that sign this deployment's evidence files, to check them offline.",
 };

@@ -15,6 +15,7 @@ function summaries(db: Database, teamId: string) {
       's.ended_at',
       's.external_reference',
       's.legal_hold_at',
+      's.history_purged_at',
       'u.first_name',
       'u.last_name',
       'k.name as key_name',
@@ -85,12 +86,16 @@ export async function findTeamSession(db: Database, teamId: string, sessionId: s
   return { summary, details, exportRow };
 }
 
+/**
+ * Returns false when the retention purge deleted the history first (a hold that waited on the
+ * purge's lock finds the row marked when it is re-read).
+ */
 export async function setLegalHold(
   db: Database,
   sessionId: string,
   hold: { userId: string; reason: string },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('tracking_sessions')
     .set({
       // A hold set again keeps its start: the session has been held since then.
@@ -99,7 +104,9 @@ export async function setLegalHold(
       legal_hold_reason: hold.reason,
     })
     .where('id', '=', sessionId)
-    .execute();
+    .where('history_purged_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Returns whether a hold was released. */
@@ -134,7 +141,7 @@ export async function requestExport(
 export async function findSessionTeam(db: Database, sessionId: string) {
   return db
     .selectFrom('tracking_sessions')
-    .select(['id', 'team_id', 'ended_at'])
+    .select(['id', 'team_id', 'ended_at', 'history_purged_at'])
     .where('id', '=', sessionId)
     .executeTakeFirst();
 }
@@ -146,4 +153,25 @@ export async function exportStateOf(db: Database, sessionId: string) {
     .where('session_id', '=', sessionId)
     .executeTakeFirst();
   return row?.state as 'queued' | 'writing' | 'retrying' | 'stored' | 'failed' | undefined;
+}
+
+export async function listSigningKeys(db: Database) {
+  return db
+    .selectFrom('evidence_signing_keys')
+    .select(['key_id', 'public_key_pem', 'first_used_at'])
+    .orderBy('first_used_at', 'desc')
+    .execute();
+}
+
+export async function markExportNotQueued(
+  db: Database,
+  sessionId: string,
+  reason: string,
+): Promise<void> {
+  await db
+    .updateTable('session_exports')
+    .set({ state: 'failed', last_error: reason })
+    .where('session_id', '=', sessionId)
+    .where('state', '=', 'queued')
+    .execute();
 }

@@ -1,8 +1,9 @@
-import { teamSessionsContract, uploadToS3Contract } from '@locus/contract';
+import { evidenceKeysContract, teamSessionsContract, uploadToS3Contract } from '@locus/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import { requireUser } from '../auth/guard';
 import type { TrackingDeps } from '../location/service';
+import { listSigningKeys } from './repo';
 import { exportSession, holdSession, listSessions, releaseHold, sessionDetail } from './service';
 
 type Deps = Pick<TrackingDeps, 'db' | 'queues' | 'realtime' | 'config'>;
@@ -58,6 +59,18 @@ export function teamSessionRoutes(app: FastifyInstance, deps: Deps): void {
         params.uuid,
         { by: 'team-member' },
       ),
+    }),
+  });
+  registerContract(app, evidenceKeysContract, {
+    signingKeys: async () => ({
+      status: 200,
+      body: {
+        keys: (await listSigningKeys(deps.db)).map((row) => ({
+          keyId: row.key_id,
+          publicKeyPem: row.public_key_pem,
+          firstUsedAt: row.first_used_at.toISOString(),
+        })),
+      },
     }),
   });
 }

@@ -21,6 +21,7 @@ import {
   findSessionTeam,
   findTeamSession,
   listTeamSessions,
+  markExportNotQueued,
   requestExport,
   setLegalHold,
   type SessionSummaryRow,
@@ -30,6 +31,8 @@ type Deps = Pick<TrackingDeps, 'db' | 'queues' | 'realtime' | 'config'>;
 type Actor = { principal: Principal; ip: string };
 
 const dayMs = 24 * 3_600_000;
+const purgedMessage =
+  "The retention purge already deleted this session's locations, chat and consent receipts.";
 
 /** A team's sessions are its admins' to see (404 for a team the user is not on). */
 function requireTeamAdmin(principal: Principal, teamId: string): void {
@@ -78,7 +81,7 @@ export async function sessionDetail(
   const receipts = await readConsentReceipts(deps.db, sessionId);
   const retentionDays = details.retention_days ?? deps.config.LOCATION_RETENTION_DAYS;
   const deletedAfter =
-    row.ended_at && !row.legal_hold_at
+    row.ended_at && !row.legal_hold_at && !row.history_purged_at
       ? new Date(row.ended_at.getTime() + retentionDays * dayMs)
       : null;
   const holder = [details.hold_first_name, details.hold_last_name].filter(Boolean).join(' ');
@@ -96,7 +99,7 @@ export async function sessionDetail(
         }
       : null,
     historyDeletedAfter: deletedAfter?.toISOString() ?? null,
-    historyPurged: deletedAfter !== null && deletedAfter.getTime() <= Date.now(),
+    historyPurged: row.history_purged_at !== null,
   };
 }
 
@@ -166,7 +169,8 @@ export async function holdSession(
   input: LegalHoldInput,
 ): Promise<TeamSessionDetail> {
   await sessionDetail(deps, principal, teamId, sessionId);
-  await setLegalHold(deps.db, sessionId, { userId: principal.userId, reason: input.reason });
+  if (!(await setLegalHold(deps.db, sessionId, { userId: principal.userId, reason: input.reason })))
+    throw new ApiError(409, 'conflict', purgedMessage);
   await recordAudit(deps.db, {
     actorUserId: principal.userId,
     action: 'session.legal-hold-set',
@@ -213,15 +217,8 @@ export async function exportSession(
     throw new ApiError(404, 'not-found', 'No such session.');
   if (!session.ended_at)
     throw new ApiError(409, 'conflict', 'The session is still running; end it first.');
-  if (by === 'team-admin') {
-    const detail = await sessionDetail(deps, principal, teamId, sessionId);
-    if (detail.historyPurged)
-      throw new ApiError(
-        409,
-        'conflict',
-        "The retention purge deleted this session's history; there is nothing left to export.",
-      );
-  }
+  // A rewrite now would replace the stored export with one that lacks the deleted history.
+  if (session.history_purged_at) throw new ApiError(409, 'conflict', purgedMessage);
   if (by === 'team-member') {
     // The end already queued it (a team that exports on end): its state is the answer.
     const current = await exportStateOf(deps.db, sessionId);
@@ -229,7 +226,13 @@ export async function exportSession(
   }
   await requestExport(deps.db, { id: sessionId, teamId });
   // A job id of its own: the end's job (`export-<id>`) may be kept as completed or failed.
-  await queueExport(deps, sessionId, `export-${sessionId}-${Date.now()}`);
+  await queueExport(deps, sessionId, `export-${sessionId}-${Date.now()}`).catch(
+    async (error: unknown) => {
+      // Not queued after all (Redis away): the page must not say "queued" for ever.
+      await markExportNotQueued(deps.db, sessionId, 'The export could not be queued; try again.');
+      throw error;
+    },
+  );
   await recordAudit(deps.db, {
     actorUserId: principal.userId,
     action: 'session.export-requested',

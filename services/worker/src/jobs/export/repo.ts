@@ -38,8 +38,9 @@ export async function markAttemptFailed(
 
 /**
  * The sequence numbers up to `upTo` that are not (yet) in Postgres: every seq is a fix
- * (`location_fixes`) or another event (`session_events`, chat included), so a gap is something an
- * instance's batch writer still holds. At most `limit`, lowest first.
+ * (`location_fixes`) or another event (`session_events`); a chat message's row (`chat_messages`,
+ * committed before its event is written) counts too, since the evidence file is built from it.
+ * A gap is something an instance's batch writer still holds. At most `limit`, lowest first.
  */
 export async function missingSeqs(
   db: Database,
@@ -51,6 +52,7 @@ export async function missingSeqs(
     select expected.seq from generate_series(1, ${upTo}::int) as expected(seq)
     where not exists (select 1 from location_fixes f where f.session_id = ${sessionId} and f.seq = expected.seq)
       and not exists (select 1 from session_events e where e.session_id = ${sessionId} and e.seq = expected.seq)
+      and not exists (select 1 from chat_messages m where m.session_id = ${sessionId} and m.seq = expected.seq)
     order by expected.seq
     limit ${limit}
   `.execute(db);
@@ -141,6 +143,7 @@ export async function exportFixes(db: Database, sessionId: string) {
       'f.source',
       'f.captured_at',
       'f.seq',
+      'f.received_at',
     ])
     .where('f.session_id', '=', sessionId)
     .orderBy('f.captured_at')
@@ -174,5 +177,18 @@ export async function markExported(
       stored_at: sql<Date>`now()`,
     })
     .where('session_id', '=', sessionId)
+    .execute();
+}
+
+/** A key that signs evidence files, recorded once (the API lists them for auditors). */
+export async function registerSigningKey(
+  db: Database,
+  keyId: string,
+  publicKeyPem: string,
+): Promise<void> {
+  await db
+    .insertInto('evidence_signing_keys')
+    .values({ key_id: keyId, public_key_pem: publicKeyPem })
+    .onConflict((oc) => oc.column('key_id').doNothing())
     .execute();
 }

@@ -150,7 +150,7 @@ async function waitForEverySeq(
 /**
  * The session's records in the order they happened (seq), then the consent receipts in the
  * order they arrived, hash-chained and signed (`@locus/client/evidence`, which also verifies).
- * A fix's record is its SPEC export row; a chat message's is the stored message (its
+ * A fix's record is its SPEC export row with the stored values; a chat message's is the stored message (its
  * `chat-message` event carries the same seq and is replaced by it).
  */
 async function evidenceFile(context: JobContext, sessionId: string, fixes: FixRow[]) {
@@ -163,7 +163,21 @@ async function evidenceFile(context: JobContext, sessionId: string, fixes: FixRo
   ]);
   const chatBySeq = new Map(chat.map((message) => [message.seq, message]));
   const sequenced: EvidenceRecordInput[] = [
-    ...fixes.map((fix) => ({ kind: 'fix' as const, seq: fix.seq, data: { ...exportRow(fix) } })),
+    // The SPEC row, and the values as stored: the row rounds the radius and altitude and gives
+    // the capture time to the second; evidence keeps the milliseconds and the receipt time.
+    ...fixes.map((fix) => ({
+      kind: 'fix' as const,
+      seq: fix.seq,
+      data: {
+        ...exportRow(fix),
+        stored: {
+          capturedAt: fix.captured_at.toISOString(),
+          receivedAt: fix.received_at.toISOString(),
+          uncertaintyRadiusM: fix.uncertainty_radius_m,
+          altitude: fix.altitude,
+        },
+      },
+    })),
     ...events
       .filter((event) => !(event.event === 'chat-message' && chatBySeq.has(event.seq)))
       .map((event) => ({

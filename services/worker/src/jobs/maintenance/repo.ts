@@ -94,6 +94,12 @@ export async function purgeHistoryBatch(
     ),
     receipts as (
       delete from consent_receipts where session_id in (select id from batch) returning session_id
+    ),
+    -- What the sessions page and the export read to know the history is gone (a data-modifying
+    -- CTE runs whether or not the select reads it).
+    marked as (
+      update tracking_sessions set history_purged_at = now()
+      where id in (select id from batch) returning id
     )
     select
       (select count(*) from batch)::int as "picked",
