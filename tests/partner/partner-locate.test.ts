@@ -231,6 +231,66 @@ describe('a partner locate', () => {
     expect(twice.body.endedAt).toBe(ended.body.endedAt);
   });
 
+  it('never moves its cursor past a fix another instance has not written yet', async () => {
+    const answer = await locate(writer, { phoneNumber: '+12025550172', language: 'en' });
+    const session = answer.body;
+    const [text] = await outboxSms(stack.api, '+12025550172');
+    const caller = await callerSocket(stack.api, linkTokenIn(text!.body));
+    const start = Date.now() - 60_000;
+    for (let n = 0; n < 3; n += 1)
+      caller.send('fix', {
+        latitude: 40 + n / 1000,
+        longitude: -75,
+        accuracy: 20 + n,
+        capturedAt: start + n * 1000,
+      });
+    await caller.count('ack', 3);
+    await stack.api.app.locus.writer.flush();
+    const db = stack.database.db;
+    const stored = await db
+      .selectFrom('location_fixes')
+      .selectAll()
+      .where('session_id', '=', session.id)
+      .orderBy('seq')
+      .execute();
+    expect(stored).toHaveLength(3);
+    // The middle fix is still in another instance's batch writer: its row is not there yet.
+    const held = stored[1]!;
+    await db
+      .deleteFrom('location_fixes')
+      .where('session_id', '=', session.id)
+      .where('seq', '=', held.seq)
+      .execute();
+    const accuracies = (page: PartnerFixPage) =>
+      page.fixes.map((fix) => fix.uncertaintyRadiusInMeters);
+    const before = await readFixes(reader, session.id);
+    expect(accuracies(before.body)).toEqual([20]);
+    expect(before.body.hasMore).toBe(false);
+    // It lands: the next poll from the same cursor reads it, and the one after it.
+    await db.insertInto('location_fixes').values(held).execute();
+    const after = await readFixes(reader, session.id, `?cursor=${before.body.nextCursor}`);
+    expect(accuracies(after.body)).toEqual([21, 22]);
+
+    // A seq lost with an instance that died: once what came after it is two minutes old, the
+    // list goes past it rather than stop for good.
+    await db
+      .deleteFrom('location_fixes')
+      .where('session_id', '=', session.id)
+      .where('seq', '=', held.seq)
+      .execute();
+    const stuck = await readFixes(reader, session.id);
+    expect(accuracies(stuck.body)).toEqual([20]);
+    await db
+      .updateTable('location_fixes')
+      .set({ received_at: new Date(Date.now() - 180_000) })
+      .where('session_id', '=', session.id)
+      .where('seq', '>', held.seq)
+      .execute();
+    const passed = await readFixes(reader, session.id, `?cursor=${stuck.body.nextCursor}`);
+    expect(accuracies(passed.body)).toEqual([22]);
+    await caller.close();
+  });
+
   it('refuses what it cannot do, before anything is written', async () => {
     const before = await partnerSessions(writer.key.id);
     // Bad input, in the API's error shape.

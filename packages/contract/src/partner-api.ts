@@ -176,7 +176,10 @@ export const partnerContract = c.router(
         `Scope \`sessions:read\`. At most \`limit\` fixes (default ${partnerLimits.fixesPageDefault}, ` +
         `at most ${partnerLimits.fixesPageMax}); pass the answer's \`nextCursor\` as \`cursor\` ` +
         'for the next page while `hasMore` is true. A cursor stays valid: poll with the last ' +
-        'one for the fixes stored since. Fixes reach this list within a second of arriving; ' +
+        'one for the fixes stored since. The list stops before a fix still on its way to ' +
+        'storage (several servers write in parallel), so a cursor never passes a fix it has ' +
+        'not shown; one lost for over two minutes is passed. Fixes reach this list within a ' +
+        'second of arriving; ' +
         `webhooks (\`location.created\`) announce each one. ${NOT_FOUND}`,
       pathParams: SessionParams,
       query: z

@@ -180,6 +180,7 @@ export async function findFixesAfter(
   db: Database,
   sessionId: string,
   afterSeq: number,
+  upToSeq: number,
   limit: number,
 ): Promise<PartnerFixRow[]> {
   const rows = await db
@@ -187,10 +188,50 @@ export async function findFixesAfter(
     .select(fixColumns)
     .where('session_id', '=', sessionId)
     .where('seq', '>', afterSeq)
+    .where('seq', '<=', upToSeq)
     .orderBy('seq')
     .limit(limit)
     .execute();
   return rows.map(toFix);
+}
+
+/**
+ * The highest seq after `afterSeq` up to which the session's record is settled: every seq in
+ * between is stored (a fix, another event, or a chat message). Batch writers of several API
+ * instances commit out of seq order; a cursor moved past a seq another instance has not written
+ * yet would skip that fix for good. A gap whose next stored row was accepted over
+ * `lostAfterSeconds` ago is taken as lost (an instance that died with it) and passed, so one
+ * lost seq does not stop the list. Looks at most `probe` seqs ahead.
+ */
+export async function settledSeq(
+  db: Database,
+  sessionId: string,
+  afterSeq: number,
+  probe: number,
+  lostAfterSeconds: number,
+): Promise<number> {
+  const { rows } = await sql<{ settled: number }>`
+    with stored as (
+      (select seq, received_at as at from location_fixes
+        where session_id = ${sessionId} and seq > ${afterSeq} order by seq limit ${probe})
+      union all
+      (select seq, created_at from session_events
+        where session_id = ${sessionId} and seq > ${afterSeq} order by seq limit ${probe})
+      union all
+      (select seq, sent_at from chat_messages
+        where session_id = ${sessionId} and seq > ${afterSeq} order by seq limit ${probe})
+    ),
+    seqs as (
+      select seq, min(at) as at, row_number() over (order by seq) as n
+      from stored group by seq order by seq limit ${probe}
+    )
+    select greatest(
+      ${afterSeq}::int,
+      (select max(seq) from seqs where seq = ${afterSeq}::int + n),
+      (select max(seq) from seqs where at < now() - make_interval(secs => ${lostAfterSeconds}))
+    )::int as settled
+  `.execute(db);
+  return rows[0]?.settled ?? afterSeq;
 }
 
 export type IdempotencyClaim =

@@ -11,6 +11,7 @@ import { toPartnerFix } from './fix-shape';
 import type { PartnerPrincipal } from './partner-auth';
 import {
   findFixesAfter,
+  settledSeq,
   findLatestFixPerCaller,
   findPartnerCallers,
   findTeamSession,
@@ -85,6 +86,11 @@ export async function partnerSessionView(
   };
 }
 
+/** How far ahead the settled point is looked for (a page is at most 500 fixes). */
+const settleProbe = 2_000;
+/** A gap this old is a seq lost with an instance, not one still on its way. */
+const lostSeqAfterSeconds = 120;
+
 /** The fixes list's cursor: the last `seq` read, opaque to partners. */
 const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url');
 
@@ -108,15 +114,16 @@ export async function partnerFixPage(
   const after = decodeCursor(page.cursor);
   const session = await teamSession(db, partner, sessionId);
   const limit = page.limit ?? partnerLimits.fixesPageDefault;
+  // Only as far as every seq is stored: a fix still in another instance's batch writer would
+  // otherwise be behind the cursor when it lands.
+  const settled = await settledSeq(db, session.id, after, settleProbe, lostSeqAfterSeconds);
   // One more than asked says whether there are more, without a count.
-  const rows = await findFixesAfter(db, session.id, after, limit + 1);
+  const rows = await findFixesAfter(db, session.id, after, settled, limit + 1);
   const fixes = rows.slice(0, limit);
-  const last = fixes.at(-1)?.seq ?? after;
-  return {
-    fixes: fixes.map(toPartnerFix),
-    nextCursor: encodeCursor(last),
-    hasMore: rows.length > limit,
-  };
+  const hasMore = rows.length > limit;
+  // A full page stops at its last fix; otherwise the cursor moves over the settled events too.
+  const last = hasMore ? fixes.at(-1)!.seq : settled;
+  return { fixes: fixes.map(toPartnerFix), nextCursor: encodeCursor(last), hasMore };
 }
 
 /** Ends a session of the key's team, as its dispatcher would; again changes nothing. */
