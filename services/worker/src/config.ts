@@ -103,6 +103,11 @@ export const WorkerConfig = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Deliveries sent at once by one worker process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(20),
+  /**
+   * Of those, what one endpoint may hold at once: a receiver that answers slowly (or not at all,
+   * until WEBHOOK_TIMEOUT_MS) delays its own deliveries, not other endpoints'.
+   */
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().positive().default(4),
   /** Attempts per delivery before it is failed and its endpoint turned off (13: about 23 h). */
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().positive().default(13),
   /** The first retry's wait; each next one doubles it. */

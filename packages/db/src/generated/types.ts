@@ -307,6 +307,7 @@ export interface PartnerWebhookDeliveries {
   delivered_at: Timestamp | null;
   event: string;
   id: string;
+  leased_until: Timestamp | null;
   next_attempt_at: Generated<Timestamp>;
   payload: Json;
   resend_base: Generated<number>;

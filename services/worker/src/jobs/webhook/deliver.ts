@@ -2,7 +2,7 @@ import { signWebhook } from '@locus/client/webhooks';
 import type { JobPayload } from '@locus/contract';
 import type { JobContext } from '../../processor';
 import { postWebhook } from '../../providers/webhook-http';
-import { findPendingDelivery, recordAttempt } from './repo';
+import { findPendingDelivery, recordAttempt, releaseLease } from './repo';
 
 /**
  * `webhook.deliver`: one signed attempt at one delivery (Standard Webhooks headers, the same
@@ -15,9 +15,15 @@ export async function webhookDeliver(
   { db, config, log }: JobContext,
 ): Promise<{ outcome: string }> {
   const delivery = await findPendingDelivery(db, deliveryId);
-  if (!delivery) return { outcome: 'not pending' };
+  if (!delivery) {
+    await releaseLease(db, deliveryId);
+    return { outcome: 'not pending' };
+  }
   // Turned off since it was leased: it waits, pending, for the endpoint to be turned on.
-  if (!delivery.enabled) return { outcome: 'endpoint turned off' };
+  if (!delivery.enabled) {
+    await releaseLease(db, deliveryId);
+    return { outcome: 'endpoint turned off' };
+  }
   const attempt = delivery.attempts + 1;
   // Counted from the last resend, which starts a whole new round.
   const round = attempt - delivery.resendBase;

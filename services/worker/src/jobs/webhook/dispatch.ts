@@ -13,9 +13,14 @@ const LEASE_SECONDS = 120;
  */
 export async function webhookDispatch(
   _payload: JobPayload<'webhookDispatch'>,
-  { db, queues }: JobContext,
+  { db, queues, config }: JobContext,
 ): Promise<{ enqueued: number }> {
-  const due = await leaseDueDeliveries(db, BATCH, LEASE_SECONDS);
+  const due = await leaseDueDeliveries(
+    db,
+    BATCH,
+    LEASE_SECONDS,
+    config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+  );
   if (due.length === 0) return { enqueued: 0 };
   await queues.queueOf('webhookDeliver').addBulk(
     due.map((delivery) => ({

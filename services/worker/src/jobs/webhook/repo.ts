@@ -3,32 +3,56 @@ import { sql } from 'kysely';
 
 /**
  * Due deliveries (new ones, retries whose time came, and any whose job was lost), leased for
- * `leaseSeconds` so that the next dispatch does not enqueue them again meanwhile. Several
- * workers dispatching at once each take different rows (skip locked).
+ * `leaseSeconds` so that the next dispatch does not enqueue them again meanwhile, oldest first,
+ * at most `perEndpoint` in flight for each endpoint (those leased and not yet answered count):
+ * a slow receiver fills its own share of the delivery slots, never everyone's. Several workers
+ * dispatching at once each take different rows (skip locked); two of them may briefly exceed
+ * an endpoint's share between them, never by more than one batch.
  */
 export async function leaseDueDeliveries(
   db: Database,
   limit: number,
   leaseSeconds: number,
+  perEndpoint: number,
 ): Promise<{ id: string; attempts: number }[]> {
-  return db
-    .updateTable('partner_webhook_deliveries')
-    .set({ next_attempt_at: sql<Date>`now() + make_interval(secs => ${leaseSeconds})` })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('partner_webhook_deliveries as d')
-        // A turned-off endpoint's deliveries wait, pending, until it is turned on again.
-        .innerJoin('partner_webhooks as w', 'w.id', 'd.webhook_id')
-        .select('d.id')
-        .where('w.enabled', '=', true)
-        .where('d.status', '=', 'pending')
-        .where('d.next_attempt_at', '<=', sql<Date>`now()`)
-        .orderBy('d.next_attempt_at')
-        .limit(limit)
-        .forUpdate('d')
-        .skipLocked(),
+  const lease = sql<Date>`now() + make_interval(secs => ${leaseSeconds})`;
+  const { rows } = await sql<{ id: string; attempts: number }>`
+    with due as (
+      select d.id, d.webhook_id, d.next_attempt_at
+      from partner_webhook_deliveries d
+      -- A turned-off endpoint's deliveries wait, pending, until it is turned on again.
+      join partner_webhooks w on w.id = d.webhook_id and w.enabled
+      where d.status = 'pending' and d.next_attempt_at <= now()
+      order by d.next_attempt_at
+      limit ${limit * 4}
+      for update of d skip locked
+    ),
+    ranked as (
+      select due.id, due.next_attempt_at,
+        row_number() over (partition by due.webhook_id order by due.next_attempt_at) as n,
+        (select count(*) from partner_webhook_deliveries f
+          where f.webhook_id = due.webhook_id and f.status = 'pending'
+            and f.leased_until > now()) as in_flight
+      from due
+    ),
+    chosen as (
+      select id from ranked where n + in_flight <= ${perEndpoint}
+      order by next_attempt_at limit ${limit}
     )
-    .returning(['id', 'attempts'])
+    update partner_webhook_deliveries d
+    set next_attempt_at = ${lease}, leased_until = ${lease}
+    from chosen where d.id = chosen.id
+    returning d.id, d.attempts
+  `.execute(db);
+  return rows;
+}
+
+/** The delivery's job ended without an attempt (not pending, endpoint off): its slot is free. */
+export async function releaseLease(db: Database, deliveryId: string): Promise<void> {
+  await db
+    .updateTable('partner_webhook_deliveries')
+    .set({ leased_until: null })
+    .where('id', '=', deliveryId)
     .execute();
 }
 
@@ -113,7 +137,12 @@ export async function recordAttempt(
       .where('status', '=', 'pending');
     if (outcome.delivered) {
       await base
-        .set({ status: 'delivered', attempts: outcome.attempt, delivered_at: sql<Date>`now()` })
+        .set({
+          status: 'delivered',
+          attempts: outcome.attempt,
+          delivered_at: sql<Date>`now()`,
+          leased_until: null,
+        })
         .execute();
       return;
     }
@@ -122,11 +151,12 @@ export async function recordAttempt(
         .set({
           attempts: outcome.attempt,
           next_attempt_at: sql<Date>`now() + make_interval(secs => ${outcome.retryInMs / 1000})`,
+          leased_until: null,
         })
         .execute();
       return;
     }
-    await base.set({ status: 'failed', attempts: outcome.attempt }).execute();
+    await base.set({ status: 'failed', attempts: outcome.attempt, leased_until: null }).execute();
     await trx
       .updateTable('partner_webhooks')
       .set({ enabled: false, disabled_reason: outcome.disableReason })
