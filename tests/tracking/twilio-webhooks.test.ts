@@ -67,6 +67,14 @@ const inboundCount = async () =>
 
 describe('texting through Twilio', () => {
   it('sends the link with a status callback, and shows delivery and replies to the dispatcher', async () => {
+    // The team has a partner endpoint for text statuses (issue 15): Twilio's callbacks reach it.
+    const team = await sql<{ id: string }>`
+      select id from teams where team_name = 'Demo County 911'`.execute(stack.database.db);
+    const endpoint = await sql<{ id: string }>`
+      insert into partner_webhooks (team_id, url, events, secret)
+      values (${team.rows[0]!.id}, 'https://receiver.invalid/hooks', ${['sms.status']},
+        'whsec_dGVzdA==')
+      returning id`.execute(stack.database.db);
     const { socket, answer } = await textCaller('+12025550171');
     expect(answer.status).toBe(200);
     const message = fake.messages.find((sent) => sent.to === '+12025550171')!;
@@ -88,6 +96,14 @@ describe('texting through Twilio', () => {
     });
     expect(delivered.status).toBe(204);
     await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'delivered');
+    const announced = await sql<{ status: string }>`
+      select payload->'data'->>'status' as status from partner_webhook_deliveries
+      where webhook_id = ${endpoint.rows[0]!.id} and event = 'sms.status'
+      order by created_at`.execute(stack.database.db);
+    expect(announced.rows.map((row) => row.status)).toEqual(['sent', 'delivered']);
+    await sql`delete from partner_webhooks where id = ${endpoint.rows[0]!.id}`.execute(
+      stack.database.db,
+    );
 
     const reply = await twilioPosts(inboundPath, {
       MessageSid: 'SM00000000000000000000000000000001',

@@ -211,7 +211,7 @@ export async function applyDeliveryStatus(
   providerMessageId: string,
   status: 'sent' | 'delivered' | 'undelivered' | 'failed',
   error: string | null,
-): Promise<{ sessionId: string | null; callerId: string | null } | undefined> {
+): Promise<{ id: string; sessionId: string | null; callerId: string | null } | undefined> {
   const lower = Object.entries(statusRank)
     .filter(([, rank]) => rank < statusRank[status]!)
     .map(([name]) => name);
@@ -222,7 +222,7 @@ export async function applyDeliveryStatus(
     .where('provider_message_id', '=', providerMessageId)
     .where('direction', '=', 'outbound')
     .where('status', 'in', lower)
-    .returning(['session_id', 'caller_id'])
+    .returning(['id', 'session_id', 'caller_id'])
     .executeTakeFirst();
-  return row ? { sessionId: row.session_id, callerId: row.caller_id } : undefined;
+  return row ? { id: row.id, sessionId: row.session_id, callerId: row.caller_id } : undefined;
 }

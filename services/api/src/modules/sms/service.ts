@@ -1,6 +1,7 @@
 import { callerTexts, SmsLanguage } from '@locus/contract';
 import type { TrackingDeps } from '../location/service';
 import { publishSessionEvent } from '../realtime/session-publisher';
+import { recordSessionFact } from '../webhooks/outbox';
 import { parseTextLocation, type ParsedTextLocation } from './location-text/parse';
 import {
   applyDeliveryStatus,
@@ -103,12 +104,24 @@ export async function receiveDeliveryStatus(
 ): Promise<void> {
   if (!(reportedStatuses as readonly string[]).includes(report.status)) return;
   const status = report.status as ReportedStatus;
-  const changed = await applyDeliveryStatus(
-    deps.db,
-    report.messageSid,
-    status,
-    report.errorCode ? `twilio ${report.errorCode}` : null,
-  );
+  // The team's webhooks hear of it (sms.status) in the transaction that moves the row: the
+  // delivery exists exactly when the status does. Same key as the API's own report of a send
+  // outcome (location/service.ts), so a status told both ways is delivered once.
+  const changed = await deps.db.transaction().execute(async (trx) => {
+    const row = await applyDeliveryStatus(
+      trx,
+      report.messageSid,
+      status,
+      report.errorCode ? `twilio ${report.errorCode}` : null,
+    );
+    if (row?.sessionId)
+      await recordSessionFact(trx, row.sessionId, {
+        event: 'sms.status',
+        key: `${row.id}:${status}`,
+        data: { callerId: row.callerId, smsId: row.id, status },
+      });
+    return row;
+  });
   if (changed?.sessionId && changed.callerId && status !== 'sent')
     await publishSessionEvent(
       deps.realtime,
