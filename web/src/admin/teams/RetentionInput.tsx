@@ -1,5 +1,6 @@
 import { TeamRetentionDays, teamRetentionLimits } from '@locus/contract';
-import { NumberInput } from '@mantine/core';
+import { NumberInput, Text } from '@mantine/core';
+import { ConfirmModal } from '../ConfirmModal';
 
 /** What the field holds: a number of days, or `''` for the deployment's default. */
 export type RetentionValue = number | string;
@@ -48,5 +49,48 @@ export function RetentionInput({
       error={error}
       maw={420}
     />
+  );
+}
+
+/** The documented default: the page cannot read the worker's `LOCATION_RETENTION_DAYS`. */
+const documentedDefaultDays = 90;
+
+/** Whether saving `after` would delete history sooner than `before` does. */
+export function shortensRetention(before: number | null, after: number | null): boolean {
+  return (after ?? documentedDefaultDays) < (before ?? documentedDefaultDays);
+}
+
+/**
+ * Asked before a shorter retention is saved: the next daily purge deletes what is older, and
+ * nothing brings it back.
+ */
+export function ShortenRetentionModal({
+  days,
+  onConfirm,
+  onClose,
+  pending,
+  error,
+}: {
+  days: number | null;
+  onConfirm: () => void;
+  onClose: () => void;
+  pending: boolean;
+  error: unknown;
+}) {
+  const kept = days ?? documentedDefaultDays;
+  return (
+    <ConfirmModal
+      title="Keep history for less time?"
+      confirmLabel={`Keep ${kept} days`}
+      onConfirm={onConfirm}
+      onClose={onClose}
+      pending={pending}
+      error={error}
+    >
+      <Text size="sm">
+        At the next daily purge, sessions that ended more than {kept} days ago lose their locations,
+        texts, chat and consent receipts, unless they are under a legal hold. This cannot be undone.
+      </Text>
+    </ConfirmModal>
   );
 }

@@ -30,6 +30,8 @@ import {
   parseRetention,
   RetentionInput,
   retentionValueOf,
+  ShortenRetentionModal,
+  shortensRetention,
   type RetentionValue,
 } from './RetentionInput';
 import { teamKeys, useTeamChanged } from './team-queries';
@@ -90,11 +92,13 @@ function RetentionForm({ team }: { team: ManagedTeam }) {
   const [retention, setRetention] = useState<RetentionValue>(retentionValueOf(team.retentionDays));
   const parsed = parseRetention(retention);
   const save = useSaveTeam(team, 'Retention saved');
+  const [confirming, setConfirming] = useState(false);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!parsed.ok || save.isPending) return;
-    save.mutate({ retentionDays: parsed.days });
+    if (shortensRetention(team.retentionDays, parsed.days)) setConfirming(true);
+    else save.mutate({ retentionDays: parsed.days });
   }
 
   return (
@@ -116,6 +120,17 @@ function RetentionForm({ team }: { team: ManagedTeam }) {
           </Button>
         </Group>
       </Stack>
+      {confirming && parsed.ok && (
+        <ShortenRetentionModal
+          days={parsed.days}
+          pending={save.isPending}
+          error={save.error}
+          onClose={() => setConfirming(false)}
+          onConfirm={() =>
+            save.mutate({ retentionDays: parsed.days }, { onSuccess: () => setConfirming(false) })
+          }
+        />
+      )}
     </form>
   );
 }
@@ -174,16 +189,25 @@ function SettingsForm({ team }: { team: ManagedTeam }) {
   const parsedRetention = parseRetention(retention);
   const save = useSaveTeam(team, 'Team settings saved');
 
+  const [confirming, setConfirming] = useState(false);
+  const saveSettings = () =>
+    parsedRetention.ok &&
+    save.mutate(
+      {
+        teamName: name.trim(),
+        isActive,
+        permissionLevels: levelsOf(level),
+        timeZone,
+        retentionDays: parsedRetention.days,
+      },
+      { onSuccess: () => setConfirming(false) },
+    );
+
   function submit(event: FormEvent) {
     event.preventDefault();
     if (nameError !== null || !parsedRetention.ok || save.isPending) return;
-    save.mutate({
-      teamName: name.trim(),
-      isActive,
-      permissionLevels: levelsOf(level),
-      timeZone,
-      retentionDays: parsedRetention.days,
-    });
+    if (shortensRetention(team.retentionDays, parsedRetention.days)) setConfirming(true);
+    else saveSettings();
   }
 
   return (
@@ -222,6 +246,15 @@ function SettingsForm({ team }: { team: ManagedTeam }) {
           </Button>
         </Group>
       </Stack>
+      {confirming && parsedRetention.ok && (
+        <ShortenRetentionModal
+          days={parsedRetention.days}
+          pending={save.isPending}
+          error={save.error}
+          onClose={() => setConfirming(false)}
+          onConfirm={saveSettings}
+        />
+      )}
     </form>
   );
 }
