@@ -64,10 +64,11 @@ describe('the team’s retention on its edit page', { timeout: 180_000 }, () => 
     await expectAccessible(page, 'retention out of range, team admin');
     expect(await storedRetention()).toBeNull();
 
-    // Shorter than the 90-day default: asked first, since the next purge deletes what is older.
+    // From the deployment's default (which the page cannot read) to 30 days: asked first,
+    // since the next purge deletes what is older.
     await field.fill('30');
     await settings.getByRole('button', { name: 'Save retention' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Keep history for less time?' });
+    const confirm = page.getByRole('dialog', { name: 'Change how long history is kept?' });
     await confirm.getByText('ended more than 30 days ago lose their').waitFor();
     await expectAccessibleOnceShown(page, confirm, 'shorter retention, asked first');
     await confirm.getByRole('button', { name: 'Cancel' }).click();

@@ -280,9 +280,10 @@ describe('a partner locate', () => {
       .execute();
     const stuck = await readFixes(reader, session.id);
     expect(accuracies(stuck.body)).toEqual([20]);
+    // Stored long ago by the database's clock (what the check reads, not the accept time).
     await db
       .updateTable('location_fixes')
-      .set({ received_at: new Date(Date.now() - 180_000) })
+      .set({ stored_at: new Date(Date.now() - 180_000) })
       .where('session_id', '=', session.id)
       .where('seq', '>', held.seq)
       .execute();

@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CreatedApiKey, CreatedWebhook } from '@locus/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 
@@ -104,13 +105,24 @@ const api = <T>(method: string, path: string, body?: unknown) =>
 
 describe('webhook delivery slots', () => {
   it('let a slow receiver hold only its share, so other endpoints get theirs', async () => {
+    const endpoints: CreatedWebhook[] = [];
     for (const receiver of [slow, fast]) {
       const endpoint = await api<CreatedWebhook>('POST', '/api/v1/partner/webhooks', {
         url: receiver.url,
         events: ['session.started'],
       });
       expect(endpoint.status).toBe(201);
+      endpoints.push(endpoint.body);
     }
+    // The slow endpoint also has a long backlog, older than anything to come: more rows than the
+    // dispatcher looks at in one batch. It must not crowd the other endpoint out.
+    const backlog = 2_500;
+    await sql`
+      insert into partner_webhook_deliveries (id, webhook_id, event, payload, next_attempt_at)
+      select 'msg_backlog' || n, ${endpoints[0]!.webhook.id}, 'session.started',
+        '{"type":"session.started","timestamp":"2026-11-29T00:00:00.000Z","data":{}}'::jsonb,
+        now() - interval '1 hour' + n * interval '1 millisecond'
+      from generate_series(1, ${backlog}) as n`.execute(stack.database.db);
     const locates = 6;
     for (let n = 0; n < locates; n += 1) {
       const located = await api('POST', '/api/v1/partner/locates', {
@@ -122,9 +134,9 @@ describe('webhook delivery slots', () => {
     await fast.until(() => fast.received === locates);
     expect(slow.received).toBeLessThanOrEqual(2);
     expect(slow.mostHeldAtOnce).toBeLessThanOrEqual(2);
-    // Once it answers, the rest reach it, never more than two at a time.
+    // Once it answers, its deliveries go on, never more than two at a time.
     slow.release();
-    await slow.until(() => slow.received === locates);
+    await slow.until(() => slow.received >= 2 * 2);
     expect(slow.mostHeldAtOnce).toBeLessThanOrEqual(2);
   });
 });

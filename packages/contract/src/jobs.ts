@@ -12,7 +12,7 @@ export interface JobDefinition<P extends z.ZodTypeAny> {
   options: {
     attempts: number;
     backoff: { type: 'exponential' | 'fixed'; delay: number };
-    removeOnComplete: { age: number; count: number };
+    removeOnComplete: { age: number; count: number } | true;
     /** `true`: removed as soon as it fails. */
     removeOnFail: { age: number } | true;
     stackTraceLimit: number;
@@ -115,6 +115,11 @@ export const jobs = {
       attempts: 1,
       backoff: { type: 'fixed', delay: 0 },
       ...keepHistory,
+      // Removed once done, either way: the attempts are rows (`partner_webhook_attempts`), and
+      // the job id names the attempt, so a kept job would make BullMQ ignore the same id added
+      // again after a lease ran out on a job that ended without an attempt (endpoint turned off
+      // meanwhile): its delivery would stay leased, holding one of the endpoint's slots.
+      removeOnComplete: true,
       removeOnFail: true,
     },
   },

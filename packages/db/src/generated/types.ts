@@ -192,6 +192,7 @@ export interface LocationFixes {
   session_id: string;
   source: string;
   speed: number | null;
+  stored_at: Generated<Timestamp>;
   uncertainty_radius_m: number;
 }
 
@@ -364,6 +365,7 @@ export interface SessionEvents {
   payload: Json;
   seq: number;
   session_id: string;
+  stored_at: Generated<Timestamp>;
 }
 
 export interface SessionExports {

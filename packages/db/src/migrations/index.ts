@@ -36,6 +36,7 @@ import * as partnerWebhooks from './2026-11-29T14-00_partner-webhooks';
 import * as evidence from './2026-11-29T15-00_evidence';
 import * as evidenceFixes from './2026-11-29T15-10_evidence-fixes';
 import * as webhookLeases from './2026-11-29T15-20_webhook-leases';
+import * as storedAt from './2026-11-29T15-30_stored-at';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T15-00_evidence': evidence,
   '2026-11-29T15-10_evidence-fixes': evidenceFixes,
   '2026-11-29T15-20_webhook-leases': webhookLeases,
+  '2026-11-29T15-30_stored-at': storedAt,
 };

@@ -18,9 +18,21 @@ export async function evidenceSigningKey(
   config: WorkerConfig,
   { db, log }: { db: Database; log: Logger },
 ): Promise<KeyObject> {
-  if (config.EVIDENCE_SIGNING_KEY) return loadEd25519PrivateKey(config.EVIDENCE_SIGNING_KEY);
+  const key = config.EVIDENCE_SIGNING_KEY
+    ? loadEd25519PrivateKey(config.EVIDENCE_SIGNING_KEY)
+    : await keyFromFile(config);
+  const publicKey = createPublicKey(key);
+  const keyId = publicKeyId(publicKey.export({ type: 'spki', format: 'der' }));
+  // Published by the API (GET /api/v1/evidence/signing-keys): auditors check files against it,
+  // whichever way the key was given.
+  await registerSigningKey(db, keyId, publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  log.info({ keyId }, 'evidence files are signed with this key');
+  return key;
+}
+
+async function keyFromFile(config: WorkerConfig): Promise<KeyObject> {
   const file = config.EVIDENCE_SIGNING_KEY_FILE;
-  const key = await readFile(file, 'utf8').then(
+  return readFile(file, 'utf8').then(
     (pem) => loadEd25519PrivateKey(pem),
     async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT' || config.NODE_ENV === 'production') throw error;
@@ -39,12 +51,6 @@ export async function evidenceSigningKey(
       return loadEd25519PrivateKey(await readFile(file, 'utf8'));
     },
   );
-  const publicKey = createPublicKey(key);
-  const keyId = publicKeyId(publicKey.export({ type: 'spki', format: 'der' }));
-  // Published by the API (GET /api/v1/evidence/signing-keys): auditors check files against it.
-  await registerSigningKey(db, keyId, publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  log.info({ keyId }, 'evidence files are signed with this key');
-  return key;
 }
 
 export function publicKeyFile(privateKeyFile: string): string {

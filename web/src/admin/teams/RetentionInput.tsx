@@ -52,43 +52,48 @@ export function RetentionInput({
   );
 }
 
-/** The documented default: the page cannot read the worker's `LOCATION_RETENTION_DAYS`. */
-const documentedDefaultDays = 90;
-
-/** Whether saving `after` would delete history sooner than `before` does. */
+/**
+ * Whether saving `after` may delete history sooner than `before` does. The page does not know
+ * the deployment's default (the worker's `LOCATION_RETENTION_DAYS`, 90 unless configured), so a
+ * move to or from it is asked about too.
+ */
 export function shortensRetention(before: number | null, after: number | null): boolean {
-  return (after ?? documentedDefaultDays) < (before ?? documentedDefaultDays);
+  if (before === after) return false;
+  return before === null || after === null || after < before;
 }
 
 /**
- * Asked before a shorter retention is saved: the next daily purge deletes what is older, and
- * nothing brings it back.
+ * Asked before a retention that may be shorter is saved: the next daily purge deletes what is
+ * older, and nothing brings it back. `certain`: both values are numbers, so it is shorter.
  */
 export function ShortenRetentionModal({
   days,
+  certain,
   onConfirm,
   onClose,
   pending,
   error,
 }: {
   days: number | null;
+  certain: boolean;
   onConfirm: () => void;
   onClose: () => void;
   pending: boolean;
   error: unknown;
 }) {
-  const kept = days ?? documentedDefaultDays;
+  const kept = days === null ? 'the deployment’s default number of' : String(days);
   return (
     <ConfirmModal
-      title="Keep history for less time?"
-      confirmLabel={`Keep ${kept} days`}
+      title={certain ? 'Keep history for less time?' : 'Change how long history is kept?'}
+      confirmLabel={days === null ? 'Use the default' : `Keep ${days} days`}
       onConfirm={onConfirm}
       onClose={onClose}
       pending={pending}
       error={error}
     >
       <Text size="sm">
-        At the next daily purge, sessions that ended more than {kept} days ago lose their locations,
+        {certain ? '' : 'If that is shorter than now: '}
+        at the next daily purge, sessions that ended more than {kept} days ago lose their locations,
         texts, chat and consent receipts, unless they are under a legal hold. This cannot be undone.
       </Text>
     </ConfirmModal>

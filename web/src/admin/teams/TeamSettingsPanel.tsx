@@ -123,6 +123,7 @@ function RetentionForm({ team }: { team: ManagedTeam }) {
       {confirming && parsed.ok && (
         <ShortenRetentionModal
           days={parsed.days}
+          certain={team.retentionDays !== null && parsed.days !== null}
           pending={save.isPending}
           error={save.error}
           onClose={() => setConfirming(false)}
@@ -249,6 +250,7 @@ function SettingsForm({ team }: { team: ManagedTeam }) {
       {confirming && parsedRetention.ok && (
         <ShortenRetentionModal
           days={parsedRetention.days}
+          certain={team.retentionDays !== null && parsedRetention.days !== null}
           pending={save.isPending}
           error={save.error}
           onClose={() => setConfirming(false)}

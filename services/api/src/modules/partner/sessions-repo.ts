@@ -199,9 +199,10 @@ export async function findFixesAfter(
  * The highest seq after `afterSeq` up to which the session's record is settled: every seq in
  * between is stored (a fix, another event, or a chat message). Batch writers of several API
  * instances commit out of seq order; a cursor moved past a seq another instance has not written
- * yet would skip that fix for good. A gap whose next stored row was accepted over
- * `lostAfterSeconds` ago is taken as lost (an instance that died with it) and passed, so one
- * lost seq does not stop the list. Looks at most `probe` seqs ahead.
+ * yet would skip that fix for good. A gap whose next row was stored (by Postgres's clock,
+ * `stored_at`) over `lostAfterSeconds` ago is taken as lost (an instance that died with it) and
+ * passed, so one lost seq does not stop the list. Looks at most `probe` seqs ahead
+ * (`probeFull`: there may be more beyond).
  */
 export async function settledSeq(
   db: Database,
@@ -209,13 +210,13 @@ export async function settledSeq(
   afterSeq: number,
   probe: number,
   lostAfterSeconds: number,
-): Promise<number> {
-  const { rows } = await sql<{ settled: number }>`
+): Promise<{ settled: number; probeFull: boolean }> {
+  const { rows } = await sql<{ settled: number; probeFull: boolean }>`
     with stored as (
-      (select seq, received_at as at from location_fixes
+      (select seq, stored_at as at from location_fixes
         where session_id = ${sessionId} and seq > ${afterSeq} order by seq limit ${probe})
       union all
-      (select seq, created_at from session_events
+      (select seq, stored_at from session_events
         where session_id = ${sessionId} and seq > ${afterSeq} order by seq limit ${probe})
       union all
       (select seq, sent_at from chat_messages
@@ -229,9 +230,10 @@ export async function settledSeq(
       ${afterSeq}::int,
       (select max(seq) from seqs where seq = ${afterSeq}::int + n),
       (select max(seq) from seqs where at < now() - make_interval(secs => ${lostAfterSeconds}))
-    )::int as settled
+    )::int as settled,
+    (select count(*) from seqs) >= ${probe} as "probeFull"
   `.execute(db);
-  return rows[0]?.settled ?? afterSeq;
+  return rows[0] ?? { settled: afterSeq, probeFull: false };
 }
 
 export type IdempotencyClaim =

@@ -116,13 +116,21 @@ export async function partnerFixPage(
   const limit = page.limit ?? partnerLimits.fixesPageDefault;
   // Only as far as every seq is stored: a fix still in another instance's batch writer would
   // otherwise be behind the cursor when it lands.
-  const settled = await settledSeq(db, session.id, after, settleProbe, lostSeqAfterSeconds);
+  const { settled, probeFull } = await settledSeq(
+    db,
+    session.id,
+    after,
+    settleProbe,
+    lostSeqAfterSeconds,
+  );
   // One more than asked says whether there are more, without a count.
   const rows = await findFixesAfter(db, session.id, after, settled, limit + 1);
   const fixes = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
+  const fullPage = rows.length > limit;
   // A full page stops at its last fix; otherwise the cursor moves over the settled events too.
-  const last = hasMore ? fixes.at(-1)!.seq : settled;
+  const last = fullPage ? fixes.at(-1)!.seq : settled;
+  // Beyond the probe there may be more: the partner pages on rather than wait for a poll.
+  const hasMore = fullPage || probeFull;
   return { fixes: fixes.map(toPartnerFix), nextCursor: encodeCursor(last), hasMore };
 }
 

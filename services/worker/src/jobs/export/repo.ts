@@ -1,11 +1,17 @@
 import type { Database } from '@locus/db';
 import { sql } from 'kysely';
 
+/**
+ * The session's export, unless the retention purge deleted its history: a job queued before
+ * the purge must not replace the signed export with one that lacks it.
+ */
 export async function findPendingExport(db: Database, sessionId: string) {
   return db
-    .selectFrom('session_exports')
-    .select(['session_id', 'team_id', 'stored_at', 'expected_seq'])
-    .where('session_id', '=', sessionId)
+    .selectFrom('session_exports as x')
+    .innerJoin('tracking_sessions as s', 's.id', 'x.session_id')
+    .select(['x.session_id', 'x.team_id', 'x.stored_at', 'x.expected_seq'])
+    .where('x.session_id', '=', sessionId)
+    .where('s.history_purged_at', 'is', null)
     .executeTakeFirst();
 }
 

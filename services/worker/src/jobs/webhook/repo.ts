@@ -5,9 +5,11 @@ import { sql } from 'kysely';
  * Due deliveries (new ones, retries whose time came, and any whose job was lost), leased for
  * `leaseSeconds` so that the next dispatch does not enqueue them again meanwhile, oldest first,
  * at most `perEndpoint` in flight for each endpoint (those leased and not yet answered count):
- * a slow receiver fills its own share of the delivery slots, never everyone's. Several workers
- * dispatching at once each take different rows (skip locked); two of them may briefly exceed
- * an endpoint's share between them, never by more than one batch.
+ * a slow receiver fills its own share of the delivery slots, never everyone's. Candidates are
+ * taken per endpoint (its oldest `perEndpoint` due rows), so an endpoint with a long backlog
+ * cannot crowd the others out of the batch. Several workers dispatching at once each take
+ * different rows (skip locked); between them they may briefly exceed an endpoint's share, never
+ * by more than one batch.
  */
 export async function leaseDueDeliveries(
   db: Database,
@@ -17,23 +19,26 @@ export async function leaseDueDeliveries(
 ): Promise<{ id: string; attempts: number }[]> {
   const lease = sql<Date>`now() + make_interval(secs => ${leaseSeconds})`;
   const { rows } = await sql<{ id: string; attempts: number }>`
-    with due as (
-      select d.id, d.webhook_id, d.next_attempt_at
-      from partner_webhook_deliveries d
+    with candidates as (
+      select w.id as webhook_id, d.id, d.next_attempt_at,
+        (select count(*) from partner_webhook_deliveries f
+          where f.webhook_id = w.id and f.status = 'pending' and f.leased_until > now()
+        ) as in_flight
+      from partner_webhooks w
+      cross join lateral (
+        select d.id, d.next_attempt_at from partner_webhook_deliveries d
+        where d.webhook_id = w.id and d.status = 'pending' and d.next_attempt_at <= now()
+        order by d.next_attempt_at
+        limit ${perEndpoint}
+        for update of d skip locked
+      ) d
       -- A turned-off endpoint's deliveries wait, pending, until it is turned on again.
-      join partner_webhooks w on w.id = d.webhook_id and w.enabled
-      where d.status = 'pending' and d.next_attempt_at <= now()
-      order by d.next_attempt_at
-      limit ${limit * 4}
-      for update of d skip locked
+      where w.enabled
     ),
     ranked as (
-      select due.id, due.next_attempt_at,
-        row_number() over (partition by due.webhook_id order by due.next_attempt_at) as n,
-        (select count(*) from partner_webhook_deliveries f
-          where f.webhook_id = due.webhook_id and f.status = 'pending'
-            and f.leased_until > now()) as in_flight
-      from due
+      select id, next_attempt_at, in_flight,
+        row_number() over (partition by webhook_id order by next_attempt_at) as n
+      from candidates
     ),
     chosen as (
       select id from ranked where n + in_flight <= ${perEndpoint}
