@@ -97,8 +97,11 @@ describe('platform status', () => {
     );
     expect(alive.filter((instance) => instance.role === 'worker')).toHaveLength(1);
     for (const instance of alive) {
-      // Not asserted green: one process hosts them all here, a busy event loop may be amber.
-      expect(instance.level).not.toBe('red');
+      // Not asserted green: one process hosts them all here, and under a full run its event loop
+      // or memory may cross a threshold (a fresh run saw red). What this test checks is that
+      // each is alive and beating: no other note.
+      const load = /^(Event-loop delay|It uses .* of memory)/;
+      expect(instance.notes.filter((note) => !load.test(note))).toEqual([]);
       expect(instance.memoryRssBytes).toBeGreaterThan(0);
       expect(instance.pid).toBe(process.pid);
     }

@@ -68,6 +68,8 @@ const publicInputs: Record<string, () => ValidInput> = {
       client_secret: `lk_${'A'.repeat(40)}`,
     },
   }),
+  // Issue 15: the keys evidence files are checked against, for anyone holding one.
+  '/api/v1/evidence/signing-keys': () => ({ path: '/api/v1/evidence/signing-keys' }),
   '/api/v1/health/ready': () => ({ path: '/api/v1/health/ready' }),
   '/api/v1/health/live': () => ({ path: '/api/v1/health/live' }),
   '/api/v1/auth/sign-in': () => ({
