@@ -1,15 +1,12 @@
 import type { LegalHoldInput, TeamSessionDetail } from '@locus/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, expect } from '../../app/api';
+import { api, expect } from '../../app/api';
+
+// The admin screens' one wording of a refused request (rate limits included).
+export { failureMessage } from '../teams/queries';
 
 const sessionsKey = (teamId: string) => ['team-sessions', teamId] as const;
 const sessionKey = (teamId: string, id: string) => ['team-sessions', teamId, id] as const;
-
-export function failureMessage(error: unknown): string {
-  return error instanceof ApiError && error.body?.message
-    ? error.body.message
-    : 'Something went wrong with your request. Please try again.';
-}
 
 /** GET /api/v1/teams/:teamId/sessions, a page at a time. */
 export function useTeamSessions(teamId: string, page: number, pageSize: number) {
