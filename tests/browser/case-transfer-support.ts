@@ -111,6 +111,11 @@ export function caseTransferHelpers(environment: () => AuthEnvironment) {
     const smsPrompt = dispatcher.page.getByRole('dialog', { name: 'Send SMS to the caller?' });
     if (spanish) await smsPrompt.getByRole('radio', { name: 'Spanish' }).check();
     await smsPrompt.getByRole('button', { name: 'Send SMS' }).click();
+    // The prompt closes once the server took the text; a refusal stays in it, in its words.
+    await smsPrompt.waitFor({ state: 'detached' }).catch(async (error: unknown) => {
+      const shown = await smsPrompt.innerText().catch(() => '(gone)');
+      throw new Error(`the SMS prompt stayed open after Send SMS: ${shown}`, { cause: error });
+    });
     const texts = spanish ? es : en;
     const caller = await opened(callerPhone({ grant: true }));
     await caller.page.goto(callerLinkIn(await waitForSms(number)));

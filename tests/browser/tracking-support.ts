@@ -35,7 +35,29 @@ export function trackingHelpers(environment: () => AuthEnvironment) {
       if (text) return text;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`no text to ${to} reached the dev outbox within ${withinMs} ms`);
+    throw new Error(
+      `no text to ${to} reached the dev outbox within ${withinMs} ms; ${await textState(to)}`,
+    );
+  }
+
+  /**
+   * Where a text that never went out got to: its row (none means the dispatcher's request never
+   * wrote one) and the sessions of that number, so that a failure names its step.
+   */
+  async function textState(to: string): Promise<string> {
+    const db = environment().database.db;
+    const texts = await db
+      .selectFrom('sms_messages')
+      .select(['status', 'provider', 'error', 'created_at', 'sent_at'])
+      .where('phone_number', '=', to)
+      .execute();
+    const sessions = await db
+      .selectFrom('tracking_sessions as s')
+      .innerJoin('session_callers as c', 'c.session_id', 's.id')
+      .select(['s.status', 's.created_at', 's.ended_at', 'c.text_code', 'c.texts_sent'])
+      .where('c.phone_number', '=', to)
+      .execute();
+    return `texts: ${JSON.stringify(texts)}; sessions: ${JSON.stringify(sessions)}`;
   }
 
   /** The caller's link, on this test server (the text carries PUBLIC_URL). */
