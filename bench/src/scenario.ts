@@ -4,6 +4,7 @@ import type { StepResult, WireName } from './generator/messages';
 import type { Pipeline, Prepared } from './pipelines';
 import { maxSessionsOf, type Plan } from './plan';
 import { rssKiB } from './proc';
+import { profiledRampSteps, profiledStep } from './profiling/steps';
 import { startInstance, type Instance } from './servers';
 import { redisPids } from './stores';
 
@@ -192,8 +193,23 @@ export async function benchPipeline(
       stoppedBecause: 'reached the top of the ramp',
     };
     result.ramp = ramp;
+    // BENCH_PROFILE_RAMP: those steps run with the profiler on, and run even after the ramp has
+    // stopped (a profile is wanted exactly where the pipeline fails); they then count for nothing.
+    const profiled = profiledRampSteps();
+    const rampStep = (fixesPerSecond: number) =>
+      profiled.has(fixesPerSecond)
+        ? profiledStep(pipeline.name, `ramp-${fixesPerSecond}`, instances, () =>
+            step(maxSessions, fixesPerSecond, true),
+          )
+        : step(maxSessions, fixesPerSecond, true);
+    let stopped = false;
     for (const fixesPerSecond of plan.rampFixesPerSecond) {
-      let outcome = await step(maxSessions, fixesPerSecond, true);
+      if (stopped) {
+        if (![...profiled].some((rate) => rate >= fixesPerSecond)) break;
+        if (profiled.has(fixesPerSecond)) ramp.steps.push(await rampStep(fixesPerSecond));
+        continue;
+      }
+      let outcome = await rampStep(fixesPerSecond);
       ramp.steps.push(outcome);
       if (outcome.invalidReason) {
         // One stall (a burst of other work on the shared cores) should not end the ramp.
@@ -204,7 +220,8 @@ export async function benchPipeline(
       const failure = rampFailure(outcome, plan);
       if (failure) {
         ramp.stoppedBecause = `${failure} at ${fixesPerSecond} fixes/s`;
-        break;
+        stopped = true;
+        continue;
       }
       ramp.maxSustainedFixesPerSecond = fixesPerSecond;
     }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from '../../infra/src/free-port';
 import { repoRoot } from './paths';
 import { processTree } from './proc';
@@ -11,7 +12,17 @@ export interface Instance {
   port: number;
   /** The spawned process and its descendants (the server and any child it starts). */
   pids: number[];
+  /** Sends a signal to the server process itself (not to a wrapper). */
+  signal(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
+}
+
+const stepProfilerPreload = fileURLToPath(new URL('./profiling/preload.ts', import.meta.url));
+
+/** Where ramp-step profiles go (BENCH_PROFILE_DIR, default .data/bench/profiles), when asked for. */
+export function stepProfileDir(): string | undefined {
+  if (!process.env.BENCH_PROFILE_RAMP) return undefined;
+  return resolve(process.env.BENCH_PROFILE_DIR ?? join(repoRoot, '.data', 'bench', 'profiles'));
 }
 
 const running = new Set<ChildProcess>();
@@ -48,11 +59,23 @@ export async function startInstance(options: {
   const profile = process.env.BENCH_CPU_PROF_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', options.entry], {
-    cwd: repoRoot,
-    env: { ...process.env, ...options.env, PORT: String(port) },
-    stdio: ['ignore', log, log],
-  });
+  // BENCH_PROFILE_RAMP: profiles of chosen ramp steps only (profiling/preload.ts).
+  const stepProfiles = stepProfileDir() ? ['--import', stepProfilerPreload] : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', ...stepProfiles, options.entry],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...options.env,
+        PORT: String(port),
+        BENCH_INSTANCE: options.name,
+        ...(stepProfileDir() ? { BENCH_PROFILE_DIR: stepProfileDir() } : {}),
+      },
+      stdio: ['ignore', log, log],
+    },
+  );
   running.add(child);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   child.once('exit', () => running.delete(child));
@@ -72,6 +95,9 @@ export async function startInstance(options: {
     name: options.name,
     port,
     pids,
+    signal: (signal) => {
+      if (child.exitCode === null) child.kill(signal);
+    },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       const timedOut = await Promise.race([

@@ -44,7 +44,7 @@ import { publicConfigRoutes } from './modules/public-config/routes';
 import { mapDataRoutes } from './modules/map-data/routes';
 import { userRoutes } from './modules/users/routes';
 import { uscgRoutes } from './modules/uscg/routes';
-import { BatchWriter } from './modules/realtime/batch-writer';
+import { ThreadedWriter, type RowWriter } from './modules/realtime/threaded-writer';
 import { Fanout } from './modules/realtime/fanout';
 import { readSeq } from './modules/realtime/frames';
 import { RealtimeHub } from './modules/realtime/hub';
@@ -120,14 +120,20 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const metrics = createMetrics();
   const queues = createQueues(redis, config.REDIS_KEY_PREFIX);
 
-  const writer = new BatchWriter(db, app.log, {
-    maxRows: config.FIX_BATCH_MAX_ROWS,
-    maxDelayMs: config.FIX_BATCH_MAX_DELAY_MS,
-    onFlush: (rows, seconds) => {
+  // Fixes and events are written to Postgres on a thread of their own (issue 16), so that
+  // building and committing batches never delays a delivery.
+  const writer = await ThreadedWriter.start(
+    {
+      databaseUrl: config.DATABASE_URL,
+      maxRows: config.FIX_BATCH_MAX_ROWS,
+      maxDelayMs: config.FIX_BATCH_MAX_DELAY_MS,
+    },
+    app.log,
+    (rows, seconds) => {
       metrics.batchRows.inc(rows);
       metrics.batchFlush.observe(seconds);
     },
-  });
+  );
   const keys = new SessionKeys(config.REDIS_KEY_PREFIX);
   const realtime: RealtimeContext = {
     db,
@@ -295,7 +301,7 @@ export interface LocusInternals {
   /** Random per process start; names this instance's Redis connections. */
   instanceId: string;
   hub: RealtimeHub;
-  writer: BatchWriter;
+  writer: RowWriter;
   metrics: Metrics;
   redis: Redis;
   keys: SessionKeys;

@@ -17,7 +17,8 @@ const pastFirstFix = new Set<string>(lifecyclesPastFirstFix);
 export interface BatchWriterOptions {
   maxRows: number;
   maxDelayMs: number;
-  onFlush?: (rows: number, seconds: number) => void;
+  /** After each committed batch: how many of the oldest fixes and events it wrote. */
+  onWritten?: (fixes: number, events: number, seconds: number) => void;
 }
 
 /**
@@ -50,10 +51,7 @@ export class BatchWriter {
    * persistence lag that health reports. The queues are in arrival order, so it is a head's age.
    */
   lagMs(now = Date.now()): number {
-    const heads = [this.fixes[0]?.receivedAt, this.events[0]?.createdAt].filter(
-      (time): time is Date => time !== undefined,
-    );
-    return heads.length === 0 ? 0 : Math.max(0, now - Math.min(...heads.map((t) => t.getTime())));
+    return oldestWaitMs(this.fixes, this.events, now);
   }
 
   addFix(row: FixRow): void {
@@ -145,8 +143,9 @@ export class BatchWriter {
       this.failures = 0;
       this.written.fixes += fixes.length;
       this.written.events += events.length;
-      this.options.onFlush?.(
-        fixes.length + events.length,
+      this.options.onWritten?.(
+        fixes.length,
+        events.length,
         Number(process.hrtime.bigint() - started) / 1e9,
       );
     } catch (error) {
@@ -174,6 +173,14 @@ export class BatchWriter {
         'shutdown deadline passed with unpersisted rows (they remain in the Redis replay stream)',
       );
   }
+}
+
+/** How long the head of either queue (in arrival order) has waited; 0 when both are empty. */
+export function oldestWaitMs(fixes: FixRow[], events: EventRow[], now: number): number {
+  const heads = [fixes[0]?.receivedAt, events[0]?.createdAt].filter(
+    (time): time is Date => time !== undefined,
+  );
+  return heads.length === 0 ? 0 : Math.max(0, now - Math.min(...heads.map((t) => t.getTime())));
 }
 
 /**

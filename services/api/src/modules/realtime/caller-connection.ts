@@ -267,7 +267,7 @@ export class CallerConnection {
         const body = callerClientEvents['prompt-shown'].safeParse(payload ?? {});
         if (!body.success)
           return this.reject('invalid-frame', 'Invalid prompt-shown.', zodIssues(body.error));
-        await this.mark('prompt_shown_at', new Date());
+        void this.mark('prompt_shown_at', new Date());
         return;
       }
       case 'consent': {
@@ -276,7 +276,8 @@ export class CallerConnection {
           return this.reject('invalid-frame', 'Invalid consent.', zodIssues(body.error));
         // A few per socket are real taps (Share, Share again, Try again); more is a script.
         if (++this.consents > maxConsentsPerSocket) return;
-        return this.keepConsent(body.data);
+        void this.keepConsent(body.data);
+        return;
       }
       case 'sharing-error': {
         const body = callerClientEvents['sharing-error'].safeParse(payload);
@@ -286,7 +287,7 @@ export class CallerConnection {
           code: body.data.code,
           message: body.data.message,
         });
-        if (body.data.code === 'permission-denied') await this.mark('denied_at', new Date());
+        if (body.data.code === 'permission-denied') void this.mark('denied_at', new Date());
         return;
       }
       case 'device': {
@@ -383,12 +384,13 @@ export class CallerConnection {
     }
     // A stored fix counts as sharing too: a page sending what an earlier page queued (a reload
     // that does not share again) sends no `sharing` frame.
-    if (seq !== 0) await this.mark('shared_at', new Date(receivedAt));
+    if (seq !== 0) void this.mark('shared_at', new Date(receivedAt));
   }
 
   /**
    * Records one of the caller's funnel times (issue 13) once per socket: Postgres keeps the
-   * first across sockets. A failure is logged, never fatal: it must not cost the location stream.
+   * first across sockets. Never awaited by the frame queue, and a failure is only logged: a
+   * metric must not hold the caller's next fixes while Postgres is slow or away (issue 16).
    */
   private async mark(column: CallerMark, at: Date): Promise<void> {
     if (this.marked.has(column)) return;
@@ -402,8 +404,9 @@ export class CallerConnection {
   }
 
   /**
-   * Stored before the page's next frame is read, so a fix never lands ahead of its consent.
-   * Should Postgres be away, the stream goes on and the receipt is retried for a minute.
+   * Stored beside the stream, not in front of it: the receipt keeps the time it arrived (before
+   * any fix the tap released), and a Postgres that is slow or away must not hold the caller's
+   * fixes behind it (issue 16). A failed store is retried for a minute.
    */
   private async keepConsent(consent: CallerConsent): Promise<void> {
     const receivedAt = Date.now();

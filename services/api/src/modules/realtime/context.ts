@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../../config';
 import type { Metrics } from '../../platform/metrics';
 import type { ChatService } from '../chat/service';
-import type { BatchWriter } from './batch-writer';
+import type { RowWriter } from './threaded-writer';
 import type { Fanout } from './fanout';
 import type { Sequencer } from './sequencer';
 
@@ -18,7 +18,7 @@ export interface RealtimeContext {
   metrics: Metrics;
   sequencer: Sequencer;
   fanout: Fanout;
-  writer: BatchWriter;
+  writer: RowWriter;
   /** Chat with the caller (issue 12): set once the instance has built it (app.ts). */
   chat?: ChatService;
 }

@@ -42,6 +42,9 @@ export class Fanout {
       // Once per frame and instance, not per socket: the sends above are synchronous writes.
       if (acceptedAtMs > 0) this.onDelivered?.(Math.max(0, Date.now() - acceptedAtMs));
     });
+    // Already connected (the instance did other work before building this): the next 'ready' is
+    // a reconnection, after which the subscriptions must be restored.
+    this.connectedBefore = subscriber.status === 'ready';
     subscriber.on('ready', () => {
       if (this.connectedBefore) void this.resubscribe();
       this.connectedBefore = true;

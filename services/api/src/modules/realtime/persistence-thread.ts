@@ -1,0 +1,70 @@
+import { createDb } from '@locus/db';
+import type { FastifyBaseLogger } from 'fastify';
+import { parentPort, workerData } from 'node:worker_threads';
+import { BatchWriter } from './batch-writer';
+import type { FromPersistence, PersistenceSetup, ToPersistence } from './persistence-messages';
+
+/**
+ * The batch writer's own event loop (issue 16): building, sending and committing batches of
+ * fixes costs CPU that must never delay a delivery, and a Postgres that stalls and then comes back
+ * with a backlog must not either. The API's loop hands rows over (threaded-writer.ts) and hears
+ * back what was committed; it keeps every row until then, so a thread that dies loses nothing.
+ */
+const port = parentPort;
+if (!port) throw new Error('persistence-thread.ts runs as a worker thread');
+const setup = workerData as PersistenceSetup;
+const tell = (message: FromPersistence): void => port.postMessage(message);
+
+const { db } = createDb({
+  connectionString: setup.databaseUrl,
+  // One transaction at a time; the second connection replaces one that failed while idle.
+  maxConnections: 2,
+  applicationName: 'locus-api-persistence',
+  onIdleError: (error) =>
+    tell({
+      type: 'write-failed',
+      message: `idle connection: ${error.message}`,
+      pending: 0,
+      failures: 0,
+    }),
+});
+
+// The writer logs only failures; they go to the API's logger, in the API's format.
+const log = {
+  error: (context: { err?: unknown; pending?: number; failures?: number }) => {
+    const error = context.err;
+    tell({
+      type: 'write-failed',
+      message: error instanceof Error ? error.message : String(error),
+      pending: context.pending ?? 0,
+      failures: context.failures ?? 0,
+    });
+  },
+} as unknown as FastifyBaseLogger;
+
+const writer = new BatchWriter(db, log, {
+  maxRows: setup.maxRows,
+  maxDelayMs: setup.maxDelayMs,
+  onWritten: (fixes, events, seconds) => tell({ type: 'written', fixes, events, seconds }),
+});
+
+port.on('message', (message: ToPersistence) => {
+  switch (message.type) {
+    case 'rows':
+      for (const row of message.fixes) writer.addFix(row);
+      for (const row of message.events) writer.addEvent(row);
+      return;
+    case 'flush':
+      void writer.flush().finally(() => tell({ type: 'flushed', id: message.id }));
+      return;
+    case 'drain':
+      void writer.drain(message.deadline).finally(async () => {
+        tell({ type: 'drained', pending: writer.pending });
+        await db.destroy().catch(() => undefined);
+        port.close();
+      });
+      return;
+  }
+});
+
+tell({ type: 'ready' });

@@ -1,0 +1,218 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Worker } from 'node:worker_threads';
+import type { FromPersistence, PersistenceSetup, ToPersistence } from './persistence-messages';
+import { oldestWaitMs } from './batch-writer';
+import type { EventRow, FixRow } from './repo';
+
+/** What sockets and services hand accepted rows to: batch-writer.ts, or a thread running it. */
+export interface RowWriter {
+  /** Rows accepted and not yet in Postgres. */
+  readonly pending: number;
+  /** How long the oldest row not yet in Postgres has waited (0 when all are written). */
+  lagMs(now?: number): number;
+  addFix(row: FixRow): void;
+  addEvent(row: EventRow): void;
+  /** Resolves once every row added before the call is written, or when a write fails. */
+  flush(): Promise<void>;
+  /** On shutdown: write what is left until `deadline` (epoch ms). */
+  drain(deadline: number): Promise<void>;
+}
+
+const bootFile = new URL('./persistence-thread-boot.mjs', import.meta.url);
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * The API's side of the persistence thread (issue 16: persistence never shares an event loop
+ * with delivery). Rows are handed over once per event-loop turn, and kept here until the thread
+ * says they are committed: a thread that dies is started again and sent them again (the inserts
+ * are idempotent on session and seq), so an accepted fix is never lost with it.
+ */
+export class ThreadedWriter implements RowWriter {
+  private worker!: Worker;
+  /** Accepted, not yet committed, oldest first; the first `sent*` of them are with the thread. */
+  private fixes: FixRow[] = [];
+  private events: EventRow[] = [];
+  private sentFixes = 0;
+  private sentEvents = 0;
+  private handOver: NodeJS.Immediate | undefined;
+  private readonly flushes = new Map<number, () => void>();
+  private nextFlush = 1;
+  private closing = false;
+  /** Between a thread's death and its successor's start, messages would go nowhere. */
+  private alive = false;
+  private drained: (() => void) | undefined;
+  private restarts = 0;
+
+  private constructor(
+    private readonly setup: PersistenceSetup,
+    private readonly log: FastifyBaseLogger,
+    private readonly onWritten?: (rows: number, seconds: number) => void,
+  ) {}
+
+  /** Starts the thread and waits until it is ready: a thread that cannot start fails the API's. */
+  static async start(
+    setup: PersistenceSetup,
+    log: FastifyBaseLogger,
+    onWritten?: (rows: number, seconds: number) => void,
+  ): Promise<ThreadedWriter> {
+    const writer = new ThreadedWriter(setup, log, onWritten);
+    await writer.spawn();
+    return writer;
+  }
+
+  get pending(): number {
+    return this.fixes.length + this.events.length;
+  }
+
+  lagMs(now = Date.now()): number {
+    return oldestWaitMs(this.fixes, this.events, now);
+  }
+
+  addFix(row: FixRow): void {
+    this.fixes.push(row);
+    this.scheduleHandOver();
+  }
+
+  addEvent(row: EventRow): void {
+    this.events.push(row);
+    this.scheduleHandOver();
+  }
+
+  flush(): Promise<void> {
+    this.handOverNow();
+    const id = this.nextFlush++;
+    return new Promise((resolve) => {
+      this.flushes.set(id, resolve);
+      this.send({ type: 'flush', id });
+    });
+  }
+
+  async drain(deadline: number): Promise<void> {
+    this.closing = true;
+    // Shutting down while the thread was being restarted: one more, to write what is left.
+    if (!this.alive) await this.spawnAndResend().catch(() => undefined);
+    this.handOverNow();
+    const drained = new Promise<void>((resolve) => (this.drained = resolve));
+    this.send({ type: 'drain', deadline });
+    await Promise.race([drained, sleep(Math.max(0, deadline - Date.now()) + 2_000)]);
+    await this.worker.terminate();
+    for (const resolve of this.flushes.values()) resolve();
+    this.flushes.clear();
+    if (this.pending > 0)
+      this.log.error(
+        { pending: this.pending },
+        'shutdown deadline passed with unpersisted rows (they remain in the Redis replay stream)',
+      );
+  }
+
+  /**
+   * Stops the thread the way a crash would, rows and all; it is started again and sent every row
+   * not yet committed. For the fault tests (tests/realtime/postgres-stall.test.ts).
+   */
+  async crashThread(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  /** One hand-over per event-loop turn: a message per fix would cost more than it saves. */
+  private scheduleHandOver(): void {
+    this.handOver ??= setImmediate(() => this.handOverNow());
+  }
+
+  private handOverNow(): void {
+    if (this.handOver) clearImmediate(this.handOver);
+    this.handOver = undefined;
+    if (this.sentFixes === this.fixes.length && this.sentEvents === this.events.length) return;
+    this.send({
+      type: 'rows',
+      fixes: this.fixes.slice(this.sentFixes),
+      events: this.events.slice(this.sentEvents),
+    });
+    this.sentFixes = this.fixes.length;
+    this.sentEvents = this.events.length;
+  }
+
+  private send(message: ToPersistence): void {
+    // A dead thread's successor is sent every uncommitted row and awaited flush on its start.
+    if (this.alive) this.worker.postMessage(message);
+  }
+
+  private spawn(): Promise<void> {
+    const worker = new Worker(bootFile, { workerData: this.setup, name: 'locus-persistence' });
+    this.worker = worker;
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      worker.on('message', (message: FromPersistence) => {
+        if (message.type === 'ready') {
+          ready = true;
+          this.alive = true;
+          resolve();
+          return;
+        }
+        this.hear(message);
+      });
+      worker.on('error', (error) => {
+        this.log.error({ err: error }, 'persistence thread failed');
+        if (!ready) reject(error);
+      });
+      worker.on('exit', (code) => {
+        if (this.worker === worker) this.alive = false;
+        if (this.closing || this.worker !== worker) return;
+        if (ready) void this.restart(code);
+        else reject(new Error(`persistence thread exited with code ${code} before it was ready`));
+      });
+    });
+  }
+
+  private hear(message: FromPersistence): void {
+    switch (message.type) {
+      case 'written':
+        this.fixes.splice(0, message.fixes);
+        this.events.splice(0, message.events);
+        this.sentFixes -= message.fixes;
+        this.sentEvents -= message.events;
+        this.onWritten?.(message.fixes + message.events, message.seconds);
+        return;
+      case 'write-failed':
+        this.log.error(
+          { err: new Error(message.message), pending: this.pending, failures: message.failures },
+          'persisting location batch failed; will retry',
+        );
+        return;
+      case 'flushed':
+        this.flushes.get(message.id)?.();
+        this.flushes.delete(message.id);
+        return;
+      case 'drained':
+        this.drained?.();
+        return;
+      case 'ready':
+        return;
+    }
+  }
+
+  /** A new thread, sent every row not yet committed and every flush still awaited. */
+  private async restart(code: number): Promise<void> {
+    this.restarts += 1;
+    this.log.error(
+      { code, pending: this.pending, restarts: this.restarts },
+      'persistence thread stopped; starting it again',
+    );
+    await sleep(Math.min(5_000, 200 * 2 ** Math.min(this.restarts, 5)));
+    if (this.closing) return; // drain starts its own
+    try {
+      await this.spawnAndResend();
+    } catch (error) {
+      this.log.error({ err: error }, 'persistence thread could not start again');
+      return this.restart(1);
+    }
+    this.restarts = 0;
+  }
+
+  private async spawnAndResend(): Promise<void> {
+    await this.spawn();
+    this.sentFixes = 0;
+    this.sentEvents = 0;
+    this.handOverNow();
+    for (const id of this.flushes.keys()) this.send({ type: 'flush', id });
+  }
+}
