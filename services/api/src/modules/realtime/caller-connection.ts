@@ -13,6 +13,7 @@ import { ChatSender } from '../chat/sender';
 import { recordConsent } from '../consent/service';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
+import { parseFrameEnvelope } from './fast-fix';
 import { checkFix } from './fix-validation';
 import { markCaller, type CallerMark } from './repo';
 import { pageFixMarks, type Dedupe, type TextMarks } from './sequencer';
@@ -217,9 +218,14 @@ export class CallerConnection {
     } catch {
       return this.invalidFrame();
     }
-    const outer = Frame.safeParse(parsed);
-    if (!outer.success) return this.invalidFrame();
-    const { event, data: payload } = outer.data;
+    // By hand for the usual frame; zod (the contract) decides anything else.
+    let envelope = parseFrameEnvelope(parsed);
+    if (!envelope) {
+      const outer = Frame.safeParse(parsed);
+      if (!outer.success) return this.invalidFrame();
+      envelope = outer.data;
+    }
+    const { event, data: payload } = envelope;
     // Chat has its own allowance (chat/sender.ts): a chat burst never spends the tokens the
     // location stream needs.
     const ownBucket = event === 'fix' || event === 'fixes' || (event === 'chat' && this.chat);

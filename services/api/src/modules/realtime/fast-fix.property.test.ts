@@ -1,8 +1,8 @@
-import { CallerFix } from '@locus/contract';
+import { CallerFix, Frame } from '@locus/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { zodIssues } from '../../http/errors';
-import { parseCallerFix } from './fast-fix';
+import { parseCallerFix, parseFrameEnvelope } from './fast-fix';
 import { checkFix } from './fix-validation';
 
 /**
@@ -424,5 +424,57 @@ describe('parseCallerFix at the bounds', () => {
 
   it('keeps -0 as zod does', () => {
     expect(Object.is(parseCallerFix({ ...good, queuedMs: -0 })?.queuedMs, -0)).toBe(true);
+  });
+});
+
+describe('parseFrameEnvelope', () => {
+  // What a caller's socket gives it: whatever JSON.parse made of a frame.
+  const json = fc.oneof(
+    fc.jsonValue(),
+    fc.record(
+      {
+        event: fc.oneof(
+          fc.string({ maxLength: 70 }),
+          fc.constantFrom('fix', 'x'.repeat(64), 'x'.repeat(65)),
+          fc.jsonValue(),
+        ),
+        data: fc.jsonValue(),
+        extra: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    ),
+    fc
+      .constantFrom(
+        '{"__proto__":1,"event":"fix"}',
+        '{"event":"fix","data":{}}',
+        '{"data":null}',
+        '[]',
+        'null',
+      )
+      .map((text) => JSON.parse(text) as unknown),
+  );
+
+  it('accepts only what Frame.safeParse accepts, and returns the same envelope', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const fast = parseFrameEnvelope(value);
+        const zod = Frame.safeParse(value);
+        if (fast !== null) {
+          expect(zod.success).toBe(true);
+          expect(fast).toStrictEqual(zod.data);
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it('takes the usual frame itself', () => {
+    expect(parseFrameEnvelope(JSON.parse('{"event":"fix","data":{"latitude":1}}'))).toEqual({
+      event: 'fix',
+      data: { latitude: 1 },
+    });
+    expect(parseFrameEnvelope(JSON.parse('{"event":"prompt-shown"}'))).toEqual({
+      event: 'prompt-shown',
+    });
   });
 });

@@ -132,3 +132,18 @@ export function parseCallerFix(data: unknown): CallerFix | null {
   if (queuedMs !== undefined || 'queuedMs' in o) fix.queuedMs = queuedMs;
   return fix as CallerFix;
 }
+
+/**
+ * The contract's `Frame` envelope (`{ event, data }`, strict) for what `JSON.parse` made of a
+ * caller's frame, by hand: zod cost 2 µs per frame here (docs/benchmarks.md, issue 16). It
+ * accepts only what `Frame.safeParse` accepts (fast-fix.property.test.ts); anything it does not
+ * accept, the caller's socket hands to zod, which has the last word.
+ */
+export function parseFrameEnvelope(value: unknown): { event: string; data?: unknown } | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const o = value as Record<string, unknown>;
+  for (const key in o) if (key !== 'event' && key !== 'data') return null;
+  const event = o.event;
+  if (typeof event !== 'string' || event.length > 64) return null;
+  return 'data' in o ? { event, data: o.data } : { event };
+}

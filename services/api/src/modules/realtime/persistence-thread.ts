@@ -2,7 +2,12 @@ import { createDb } from '@locus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BatchWriter } from './batch-writer';
-import type { FromPersistence, PersistenceSetup, ToPersistence } from './persistence-messages';
+import {
+  decodeRows,
+  type FromPersistence,
+  type PersistenceSetup,
+  type ToPersistence,
+} from './persistence-messages';
 
 /**
  * The batch writer's own event loop (issue 16): building, sending and committing batches of
@@ -50,10 +55,12 @@ const writer = new BatchWriter(db, log, {
 
 port.on('message', (message: ToPersistence) => {
   switch (message.type) {
-    case 'rows':
-      for (const row of message.fixes) writer.addFix(row);
-      for (const row of message.events) writer.addEvent(row);
+    case 'rows': {
+      const { fixes, events } = decodeRows(message.rows);
+      for (const row of fixes) writer.addFix(row);
+      for (const row of events) writer.addEvent(row);
       return;
+    }
     case 'flush':
       void writer.flush().finally(() => tell({ type: 'flushed', id: message.id }));
       return;

@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Worker } from 'node:worker_threads';
-import type { FromPersistence, PersistenceSetup, ToPersistence } from './persistence-messages';
+import {
+  encodeRows,
+  type FromPersistence,
+  type PersistenceSetup,
+  type ToPersistence,
+} from './persistence-messages';
 import { oldestWaitMs } from './batch-writer';
 import type { EventRow, FixRow } from './repo';
 
@@ -19,6 +24,9 @@ export interface RowWriter {
 }
 
 const bootFile = new URL('./persistence-thread-boot.mjs', import.meta.url);
+/** How long an accepted row may wait before it goes to the thread, and how many may. */
+const handOverMs = 10;
+const handOverRows = 500;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
@@ -34,7 +42,7 @@ export class ThreadedWriter implements RowWriter {
   private events: EventRow[] = [];
   private sentFixes = 0;
   private sentEvents = 0;
-  private handOver: NodeJS.Immediate | undefined;
+  private handOver: NodeJS.Timeout | undefined;
   private readonly flushes = new Map<number, () => void>();
   private nextFlush = 1;
   private closing = false;
@@ -113,19 +121,25 @@ export class ThreadedWriter implements RowWriter {
     await this.worker.terminate();
   }
 
-  /** One hand-over per event-loop turn: a message per fix would cost more than it saves. */
+  /**
+   * Rows go over every `handOverMs`, not one message per fix: each message wakes the thread (a
+   * system call), and at thousands of fixes a second a hand-over per event-loop turn cost the
+   * API's loop 8–10 µs per fix (docs/benchmarks.md, issue 16). A batch waits longer than this
+   * for Postgres anyway; `flush` hands over at once.
+   */
   private scheduleHandOver(): void {
-    this.handOver ??= setImmediate(() => this.handOverNow());
+    if (this.fixes.length - this.sentFixes + this.events.length - this.sentEvents >= handOverRows)
+      return this.handOverNow();
+    this.handOver ??= setTimeout(() => this.handOverNow(), handOverMs);
   }
 
   private handOverNow(): void {
-    if (this.handOver) clearImmediate(this.handOver);
+    if (this.handOver) clearTimeout(this.handOver);
     this.handOver = undefined;
     if (this.sentFixes === this.fixes.length && this.sentEvents === this.events.length) return;
     this.send({
       type: 'rows',
-      fixes: this.fixes.slice(this.sentFixes),
-      events: this.events.slice(this.sentEvents),
+      rows: encodeRows(this.fixes.slice(this.sentFixes), this.events.slice(this.sentEvents)),
     });
     this.sentFixes = this.fixes.length;
     this.sentEvents = this.events.length;
@@ -137,7 +151,13 @@ export class ThreadedWriter implements RowWriter {
   }
 
   private spawn(): Promise<void> {
-    const worker = new Worker(bootFile, { workerData: this.setup, name: 'locus-persistence' });
+    const worker = new Worker(bootFile, {
+      workerData: this.setup,
+      name: 'locus-persistence',
+      // Not the process's flags: `--import` of a TypeScript file (tsx, a bench's profiler) fails
+      // in a Node 20 thread; the boot file registers tsx itself.
+      execArgv: [],
+    });
     this.worker = worker;
     return new Promise((resolve, reject) => {
       let ready = false;
