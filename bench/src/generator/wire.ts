@@ -37,8 +37,8 @@ const base = (port: number): string => `ws://127.0.0.1:${port}`;
  */
 export function jsonFix(fix: CallerFix): string {
   const frame: CallerClientFrame = { event: 'fix', data: fix };
-  if (fix.altitude !== undefined || fix.n !== undefined || fix.queuedMs !== undefined)
-    return JSON.stringify(frame);
+  // Only the generator's own shape is written by hand; anything more goes the long way.
+  if (Object.keys(fix).length !== 4) return JSON.stringify(frame);
   return `{"event":"fix","data":{"latitude":${fix.latitude},"longitude":${fix.longitude},"accuracy":${fix.accuracy},"capturedAt":${fix.capturedAt}}}`;
 }
 

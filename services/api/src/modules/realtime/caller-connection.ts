@@ -38,6 +38,9 @@ async function retryFor(forMs: number, task: () => Promise<void>): Promise<void>
 /** How many fixes of a `fixes` frame cost one token of the caller's rate limit. */
 const FIXES_PER_TOKEN = 10;
 const maxConsentsPerSocket = 20;
+/** The longest a consent receipt's store holds the caller's next frames (see keepConsent). */
+const consentWaitMs = 1_000;
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
 const tooManyFixes = 'Too many fixes at once; reconnect and send the rest again.';
 
 /**
@@ -63,6 +66,8 @@ export class CallerConnection {
   private readonly marked = new Set<CallerMark>();
   /** Consent receipts this socket has stored. */
   private consents = 0;
+  /** See `beside`. */
+  private readonly besides = new Set<Promise<void>>();
   /** Chat with the dispatcher (modules/chat): this caller's messages, and its chat events. */
   private readonly chat: ChatSender | undefined;
   private readonly chatFeed: CallerChatFeed | undefined;
@@ -136,9 +141,20 @@ export class CallerConnection {
     this.ws.terminate();
   }
 
-  /** Resolves once every frame received so far has been published. */
-  settled(): Promise<void> {
-    return this.queue;
+  /**
+   * Resolves once every frame received so far has been published, and what it wrote beside the
+   * stream (funnel marks, consent receipts) is stored or given up.
+   */
+  async settled(): Promise<void> {
+    await this.queue;
+    await Promise.all(this.besides);
+  }
+
+  /** Work a frame started that must not hold the frames after it, but that shutdown awaits. */
+  private beside(work: Promise<void>): Promise<void> {
+    this.besides.add(work);
+    void work.finally(() => this.besides.delete(work));
+    return work;
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -273,7 +289,7 @@ export class CallerConnection {
         const body = callerClientEvents['prompt-shown'].safeParse(payload ?? {});
         if (!body.success)
           return this.reject('invalid-frame', 'Invalid prompt-shown.', zodIssues(body.error));
-        void this.mark('prompt_shown_at', new Date());
+        void this.beside(this.mark('prompt_shown_at', new Date()));
         return;
       }
       case 'consent': {
@@ -282,8 +298,7 @@ export class CallerConnection {
           return this.reject('invalid-frame', 'Invalid consent.', zodIssues(body.error));
         // A few per socket are real taps (Share, Share again, Try again); more is a script.
         if (++this.consents > maxConsentsPerSocket) return;
-        void this.keepConsent(body.data);
-        return;
+        return this.keepConsent(body.data);
       }
       case 'sharing-error': {
         const body = callerClientEvents['sharing-error'].safeParse(payload);
@@ -293,7 +308,8 @@ export class CallerConnection {
           code: body.data.code,
           message: body.data.message,
         });
-        if (body.data.code === 'permission-denied') void this.mark('denied_at', new Date());
+        if (body.data.code === 'permission-denied')
+          void this.beside(this.mark('denied_at', new Date()));
         return;
       }
       case 'device': {
@@ -390,7 +406,7 @@ export class CallerConnection {
     }
     // A stored fix counts as sharing too: a page sending what an earlier page queued (a reload
     // that does not share again) sends no `sharing` frame.
-    if (seq !== 0) void this.mark('shared_at', new Date(receivedAt));
+    if (seq !== 0) void this.beside(this.mark('shared_at', new Date(receivedAt)));
   }
 
   /**
@@ -410,11 +426,16 @@ export class CallerConnection {
   }
 
   /**
-   * Stored beside the stream, not in front of it: the receipt keeps the time it arrived (before
-   * any fix the tap released), and a Postgres that is slow or away must not hold the caller's
-   * fixes behind it (issue 16). A failed store is retried for a minute.
+   * The receipt is stored before the page's next frame is read, so that the evidence holds it
+   * before any fix the tap released; but a Postgres that is slow or away holds the caller's
+   * fixes for at most `consentWaitMs` (issue 16), and the store goes on beside the stream,
+   * retried for a minute. Shutdown waits for it (`settled`).
    */
   private async keepConsent(consent: CallerConsent): Promise<void> {
+    await Promise.race([this.beside(this.storeConsent(consent)), sleep(consentWaitMs)]);
+  }
+
+  private async storeConsent(consent: CallerConsent): Promise<void> {
     const receivedAt = Date.now();
     const store = () =>
       recordConsent(this.context.db, this.grant, consent, this.userAgent, receivedAt);
@@ -422,7 +443,7 @@ export class CallerConnection {
       await store();
     } catch (error) {
       this.context.log.warn({ err: error }, 'storing a consent receipt failed; retrying');
-      void retryFor(60_000, store).catch((last: unknown) =>
+      await retryFor(60_000, store).catch((last: unknown) =>
         this.context.log.error({ err: last, ...this.grant }, 'a consent receipt was not stored'),
       );
     }

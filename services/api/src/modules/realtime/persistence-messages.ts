@@ -14,7 +14,8 @@ export type FromPersistence =
   | { type: 'ready' }
   /** One committed batch: that many of the oldest rows sent are in Postgres. */
   | { type: 'written'; fixes: number; events: number; seconds: number }
-  | { type: 'write-failed'; message: string; pending: number; failures: number }
+  /** What the thread's batch writer logged (always an error): for the API's logger. */
+  | { type: 'log'; msg: string; err?: string; failures?: number }
   | { type: 'flushed'; id: number }
   | { type: 'drained'; pending: number };
 

@@ -27,22 +27,23 @@ const { db } = createDb({
   applicationName: 'locus-api-persistence',
   onIdleError: (error) =>
     tell({
-      type: 'write-failed',
-      message: `idle connection: ${error.message}`,
-      pending: 0,
-      failures: 0,
+      type: 'log',
+      msg: 'idle Postgres connection of the persistence thread failed',
+      err: error.message,
     }),
 });
 
-// The writer logs only failures; they go to the API's logger, in the API's format.
+// The writer logs only errors; they go to the API's logger, with their own words.
 const log = {
-  error: (context: { err?: unknown; pending?: number; failures?: number }) => {
+  error: (context: { err?: unknown; failures?: number }, msg: string) => {
     const error = context.err;
     tell({
-      type: 'write-failed',
-      message: error instanceof Error ? error.message : String(error),
-      pending: context.pending ?? 0,
-      failures: context.failures ?? 0,
+      type: 'log',
+      msg,
+      ...(error === undefined
+        ? {}
+        : { err: error instanceof Error ? error.message : String(error) }),
+      ...(context.failures === undefined ? {} : { failures: context.failures }),
     });
   },
 } as unknown as FastifyBaseLogger;

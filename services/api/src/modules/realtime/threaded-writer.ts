@@ -27,13 +27,16 @@ const bootFile = new URL('./persistence-thread-boot.mjs', import.meta.url);
 /** How long an accepted row may wait before it goes to the thread, and how many may. */
 const handOverMs = 10;
 const handOverRows = 500;
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** A wait that never keeps the process alive by itself. */
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms).unref());
 
 /**
  * The API's side of the persistence thread (issue 16: persistence never shares an event loop
- * with delivery). Rows are handed over once per event-loop turn, and kept here until the thread
- * says they are committed: a thread that dies is started again and sent them again (the inserts
- * are idempotent on session and seq), so an accepted fix is never lost with it.
+ * with delivery). Rows are handed over every few milliseconds (`scheduleHandOver`), and kept here
+ * until the thread says they are committed: a thread that dies is started again and sent them
+ * again (the inserts are idempotent on session and seq), so an accepted fix is never lost with
+ * it. Until then the rows are held twice (here and in the thread): during a Postgres outage the
+ * instance's memory grows by both copies.
  */
 export class ThreadedWriter implements RowWriter {
   private worker!: Worker;
@@ -50,6 +53,8 @@ export class ThreadedWriter implements RowWriter {
   private alive = false;
   private drained: (() => void) | undefined;
   private restarts = 0;
+  /** A thread being started (and sent the rows): drain waits for it rather than start another. */
+  private starting: Promise<void> | undefined;
 
   private constructor(
     private readonly setup: PersistenceSetup,
@@ -97,15 +102,21 @@ export class ThreadedWriter implements RowWriter {
 
   async drain(deadline: number): Promise<void> {
     this.closing = true;
-    // Shutting down while the thread was being restarted: one more, to write what is left.
-    if (!this.alive) await this.spawnAndResend().catch(() => undefined);
+    // Shutting down while the thread was being restarted: wait for it, or start one, to write
+    // what is left.
+    if (this.starting) await this.starting.catch(() => undefined);
+    if (!this.alive) await this.startThread().catch(() => undefined);
     this.handOverNow();
     const drained = new Promise<void>((resolve) => (this.drained = resolve));
     this.send({ type: 'drain', deadline });
-    await Promise.race([drained, sleep(Math.max(0, deadline - Date.now()) + 2_000)]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, deadline - Date.now()) + 2_000);
+    });
+    await Promise.race([drained, late]);
+    clearTimeout(timer);
     await this.worker.terminate();
-    for (const resolve of this.flushes.values()) resolve();
-    this.flushes.clear();
+    this.resolveFlushes();
     if (this.pending > 0)
       this.log.error(
         { pending: this.pending },
@@ -162,6 +173,8 @@ export class ThreadedWriter implements RowWriter {
     return new Promise((resolve, reject) => {
       let ready = false;
       worker.on('message', (message: FromPersistence) => {
+        // Only the current thread speaks for the rows: a replaced one's word would count twice.
+        if (this.worker !== worker) return;
         if (message.type === 'ready') {
           ready = true;
           this.alive = true;
@@ -175,10 +188,15 @@ export class ThreadedWriter implements RowWriter {
         if (!ready) reject(error);
       });
       worker.on('exit', (code) => {
-        if (this.worker === worker) this.alive = false;
-        if (this.closing || this.worker !== worker) return;
-        if (ready) void this.restart(code);
-        else reject(new Error(`persistence thread exited with code ${code} before it was ready`));
+        if (!ready)
+          reject(new Error(`persistence thread exited with code ${code} before it was ready`));
+        if (this.worker !== worker) return;
+        this.alive = false;
+        if (this.closing || !ready) return;
+        // What the dead thread had not written counts as a failed write for those waiting (the
+        // RowWriter contract); the rows themselves go to its successor.
+        this.resolveFlushes();
+        void this.restart(code);
       });
     });
   }
@@ -192,10 +210,14 @@ export class ThreadedWriter implements RowWriter {
         this.sentEvents -= message.events;
         this.onWritten?.(message.fixes + message.events, message.seconds);
         return;
-      case 'write-failed':
+      case 'log':
         this.log.error(
-          { err: new Error(message.message), pending: this.pending, failures: message.failures },
-          'persisting location batch failed; will retry',
+          {
+            ...(message.err === undefined ? {} : { err: new Error(message.err) }),
+            pending: this.pending,
+            ...(message.failures === undefined ? {} : { failures: message.failures }),
+          },
+          message.msg,
         );
         return;
       case 'flushed':
@@ -210,7 +232,12 @@ export class ThreadedWriter implements RowWriter {
     }
   }
 
-  /** A new thread, sent every row not yet committed and every flush still awaited. */
+  private resolveFlushes(): void {
+    for (const resolve of this.flushes.values()) resolve();
+    this.flushes.clear();
+  }
+
+  /** After a thread died: a new one, with back-off while it cannot start. */
   private async restart(code: number): Promise<void> {
     this.restarts += 1;
     this.log.error(
@@ -220,19 +247,30 @@ export class ThreadedWriter implements RowWriter {
     await sleep(Math.min(5_000, 200 * 2 ** Math.min(this.restarts, 5)));
     if (this.closing) return; // drain starts its own
     try {
-      await this.spawnAndResend();
+      await this.startThread();
     } catch (error) {
       this.log.error({ err: error }, 'persistence thread could not start again');
+      // Nobody waits for a write that cannot happen yet: to them it failed.
+      this.resolveFlushes();
       return this.restart(1);
     }
     this.restarts = 0;
   }
 
-  private async spawnAndResend(): Promise<void> {
-    await this.spawn();
-    this.sentFixes = 0;
-    this.sentEvents = 0;
-    this.handOverNow();
-    for (const id of this.flushes.keys()) this.send({ type: 'flush', id });
+  /** A new thread, sent every row not yet committed (once: callers share one start). */
+  private startThread(): Promise<void> {
+    this.starting ??= (async () => {
+      try {
+        await this.spawn();
+        this.sentFixes = 0;
+        this.sentEvents = 0;
+        this.handOverNow();
+        // Flushes asked for while no thread was there to hear them.
+        for (const id of this.flushes.keys()) this.send({ type: 'flush', id });
+      } finally {
+        this.starting = undefined;
+      }
+    })();
+    return this.starting;
   }
 }
