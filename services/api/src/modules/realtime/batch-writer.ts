@@ -38,7 +38,8 @@ export class BatchWriter {
 
   constructor(
     private readonly db: Database,
-    private readonly log: FastifyBaseLogger,
+    /** Only failures are logged (the persistence thread forwards them to the API's logger). */
+    private readonly log: Pick<FastifyBaseLogger, 'error'>,
     private readonly options: BatchWriterOptions,
   ) {}
 

@@ -1,5 +1,4 @@
 import { createDb } from '@locus/db';
-import type { FastifyBaseLogger } from 'fastify';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BatchWriter } from './batch-writer';
 import {
@@ -35,18 +34,18 @@ const { db } = createDb({
 
 // The writer logs only errors; they go to the API's logger, with their own words.
 const log = {
-  error: (context: { err?: unknown; failures?: number }, msg: string) => {
+  error: (context: { err?: unknown; failures?: number }, msg?: string) => {
     const error = context.err;
     tell({
       type: 'log',
-      msg,
+      msg: msg ?? 'persistence thread error',
       ...(error === undefined
         ? {}
         : { err: error instanceof Error ? error.message : String(error) }),
       ...(context.failures === undefined ? {} : { failures: context.failures }),
     });
   },
-} as unknown as FastifyBaseLogger;
+};
 
 const writer = new BatchWriter(db, log, {
   maxRows: setup.maxRows,
