@@ -11,6 +11,8 @@ export interface Pipeline {
   env(runId: string): Record<string, string>;
   /** Serves Prometheus metrics at /metrics worth reading around each step. */
   hasMetrics: boolean;
+  /** Has the REST API whose start-stream is timed during the largest latency step. */
+  probesStartStream: boolean;
   prepare(sessions: number): Promise<Prepared>;
 }
 
@@ -53,6 +55,7 @@ const locus: Pipeline = {
   title: 'Locus',
   entry: 'services/api/src/main.ts',
   hasMetrics: true,
+  probesStartStream: true,
   env: (runId) => ({
     DATABASE_URL: requireEnv('DATABASE_URL'),
     REDIS_URL: requireEnv('REDIS_URL'),
@@ -63,11 +66,13 @@ const locus: Pipeline = {
   }),
   prepare: async (count) => {
     // Imported here so the relays can be benched while the API is still being written.
-    const [{ openSession }, { createDb }] = await Promise.all([
+    const [{ openSession }, { createDb, seedDemo }] = await Promise.all([
       import('@locus/api'),
       import('@locus/db'),
     ]);
     const { db, pool } = createDb({ connectionString: requireEnv('DATABASE_URL') });
+    // The demo teams and users: the start-stream probe signs in as the demo dispatcher.
+    await seedDemo(db, 'development');
     const sessions = await mapBounded(count, sessionCreationConcurrency, async () => {
       const opened = await openSession(db, {
         callers: [{ phoneNumber: '+12025550100', language: 'en' }],
@@ -118,6 +123,7 @@ const reference: Pipeline = {
   title: 'Reference relay (ws + ioredis)',
   entry: 'bench/src/relays/reference.ts',
   hasMetrics: false,
+  probesStartStream: false,
   env: relayEnv('reference'),
   prepare: relaySessions,
 };
@@ -127,6 +133,7 @@ const peer: Pipeline = {
   title: 'Peer relay (Socket.IO + Redis adapter)',
   entry: 'bench/src/relays/peer.ts',
   hasMetrics: false,
+  probesStartStream: false,
   env: relayEnv('peer'),
   prepare: relaySessions,
 };

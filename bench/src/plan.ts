@@ -8,6 +8,8 @@ export interface Plan {
   measureMs: number;
   /** Wait after the last send for fixes still in flight; later ones count as lost. */
   graceMs: number;
+  /** start-stream requests per second during the largest latency step (Locus only). */
+  startStreamPerSecond: number;
   /** Idle dispatcher sockets opened on instance A to measure memory per connection. */
   memoryConnections: number;
   memorySettleMs: number;
@@ -28,6 +30,8 @@ const full: Plan = {
   warmupMs: 5_000,
   measureMs: 15_000,
   graceMs: 2_000,
+  // A busy console room: 10 new calls a second, 150 over the step, for a p99 worth reading.
+  startStreamPerSecond: 10,
   memoryConnections: 3_000,
   // Long enough for V8's memory reducer to collect the joins' garbage and shrink the heap.
   memorySettleMs: 10_000,

@@ -4,6 +4,7 @@
 //   --only caller-page the caller page in a throttled Chromium (see caller-page/main.ts)
 //   --only metrics     the metrics calls over a million sessions (see metrics/main.ts)
 //   --only overwatch   the Overwatch screen's frame times under 200 phones (see overwatch/main.ts)
+//   --only scale-out   2 vs 4 instances, 1 vs 3 subscribing instances per fix (see scale-out/main.ts)
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { isCallerPageRun, runCallerPage } from './caller-page/main';
 import { isMetricsRun, runMetricsBench } from './metrics/main';
 import { isOverwatchRun, runOverwatchBench } from './overwatch/main';
 import { runsDir } from './paths';
+import { isScaleOutRun, runScaleOutBench } from './scale-out/main';
 import { pipelines } from './pipelines';
 import { planFor } from './plan';
 import { buildReport, toMarkdown, writeReport } from './report';
@@ -28,6 +30,9 @@ if (isMetricsRun(process.argv.slice(2))) process.exit(await runMetricsBench(proc
 // `--only overwatch`: the Overwatch screen under 200 phones in a real Chromium (bench/src/overwatch/).
 if (isOverwatchRun(process.argv.slice(2)))
   process.exit(await runOverwatchBench(process.argv.slice(2)));
+// `--only scale-out`: the Locus API in 2- and 4-instance layouts (bench/src/scale-out/).
+if (isScaleOutRun(process.argv.slice(2)))
+  process.exit(await runScaleOutBench(process.argv.slice(2)));
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,9 @@ import type { Pipeline, Prepared } from './pipelines';
 import { maxSessionsOf, type Plan } from './plan';
 import { rssKiB } from './proc';
 import { profiledRampSteps, profiledStep } from './profiling/steps';
+import type { HeapReading } from './profiling/heap-messages';
 import { startInstance, type Instance } from './servers';
+import { probeStartStream, signInDispatcher, type StartStreamResult } from './start-stream-probe';
 import { redisPids } from './stores';
 
 /** A step as the generator measured it, plus what the servers said about themselves. */
@@ -17,7 +19,21 @@ export interface MemoryResult {
   connections: number;
   rssBeforeKiB: number;
   rssAfterKiB: number;
+  /** RSS delta per connection, each RSS read after a settle and a forced GC: what the operating system sees. */
   kibPerConnection: number;
+  /**
+   * After a forced full GC, before and after the connections opened: V8 heap plus external
+   * memory (Buffers and other C++ objects bound to JavaScript ones), and the KiB per connection
+   * they grew by. What the instance really keeps for each socket, without the allocator's noise.
+   */
+  heap: {
+    usedBeforeKiB: number;
+    usedAfterKiB: number;
+    externalBeforeKiB: number;
+    externalAfterKiB: number;
+    kibPerConnection: number;
+    snapshots: string[];
+  } | null;
 }
 
 export interface RampResult {
@@ -35,6 +51,8 @@ export interface PipelineResult {
   memory: MemoryResult | null;
   ramp: RampResult | null;
   persistence: { sent: number; persisted: number } | null;
+  /** start-stream timed on A during the largest latency step (pipelines with a REST API). */
+  startStream: StartStreamResult | null;
   error: string | null;
   durationSeconds: number;
 }
@@ -56,6 +74,14 @@ function describe(step: MeasuredStep): string {
     `send lag p99 ${step.sendLagMs.p99} ms, CPU µs/fix: servers ${cpu.servers ?? '?'}, ` +
     `redis ${cpu.redis ?? '?'}, postgres ${cpu.postgres ?? '–'}; other load ${step.otherCpuPercent}%${loop}${invalid}`
   );
+}
+
+function describeStartStream(probe: StartStreamResult): string {
+  const latency = probe.latencyMs
+    ? `p50 ${probe.latencyMs.p50} ms, p99 ${probe.latencyMs.p99} ms, max ${probe.latencyMs.max} ms`
+    : 'no answer';
+  const failures = probe.failed > 0 ? `; ${probe.failed} failed (${probe.firstFailure})` : '';
+  return `start-stream under load: ${probe.requests} requests at ${probe.ratePerSecond}/s, ${latency}${failures}`;
 }
 
 /** Why a ramp step does not count as sustained, or null when it does. */
@@ -86,17 +112,50 @@ async function measureMemory(
   // is what each further connection costs, not the server's first-use overhead. The settle
   // before the baseline lets the step's garbage be collected, which would otherwise make the
   // delta come out low (even negative).
+  // Each reading forces a full GC first (heap-probe.ts), and RSS is read right after it, so the
+  // two RSS readings are taken in the same state.
   await sleep(plan.memorySettleMs);
+  const heapBefore = await readHeap(instanceA, 'memory-before');
   const rssBeforeKiB = rssKiB(instanceA.pids);
   await generator.open('dispatcher', alreadyOpen + plan.memoryConnections);
   await sleep(plan.memorySettleMs);
+  const heapAfter = await readHeap(instanceA, 'memory-after');
   const rssAfterKiB = rssKiB(instanceA.pids);
+  const perConnection = (beforeKiB: number, afterKiB: number): number =>
+    Math.round(((afterKiB - beforeKiB) / plan.memoryConnections) * 10) / 10;
+  const kib = (bytes: number): number => Math.round(bytes / 1024);
   return {
     connections: plan.memoryConnections,
     rssBeforeKiB,
     rssAfterKiB,
-    kibPerConnection: Math.round(((rssAfterKiB - rssBeforeKiB) / plan.memoryConnections) * 10) / 10,
+    kibPerConnection: perConnection(rssBeforeKiB, rssAfterKiB),
+    heap:
+      heapBefore && heapAfter
+        ? {
+            usedBeforeKiB: kib(heapBefore.heapUsedBytes),
+            usedAfterKiB: kib(heapAfter.heapUsedBytes),
+            externalBeforeKiB: kib(heapBefore.externalBytes),
+            externalAfterKiB: kib(heapAfter.externalBytes),
+            kibPerConnection: perConnection(
+              kib(heapBefore.heapUsedBytes + heapBefore.externalBytes),
+              kib(heapAfter.heapUsedBytes + heapAfter.externalBytes),
+            ),
+            snapshots: [heapBefore.snapshot, heapAfter.snapshot].filter(
+              (path): path is string => path !== null,
+            ),
+          }
+        : null,
   };
+}
+
+/** The instance's heap after a forced GC, or null (with a warning) when the probe failed. */
+async function readHeap(instance: Instance, label: string): Promise<HeapReading | null> {
+  try {
+    return await instance.heap(label);
+  } catch (error) {
+    console.warn(`[bench] ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
 }
 
 /**
@@ -117,6 +176,7 @@ export async function benchPipeline(
     memory: null,
     ramp: null,
     persistence: null,
+    startStream: null,
     error: null,
     durationSeconds: 0,
   };
@@ -150,20 +210,27 @@ export async function benchPipeline(
       sessions: number,
       fixesPerSecond: number,
       ramp: boolean,
+      beside?: (durationMs: number) => Promise<void>,
     ): Promise<MeasuredStep> => {
       // Postgres forks a backend per connection; list them afresh for every step.
       const postgres = (await pg.postgresPids?.()) ?? [];
       const before = pipeline.hasMetrics
         ? await Promise.all([scrape(a.port), scrape(b.port)])
         : null;
-      const outcome = await gen.step({
-        sessions,
-        fixesPerSecond,
-        warmupMs: ramp ? plan.rampWarmupMs : plan.warmupMs,
-        measureMs: ramp ? plan.rampMeasureMs : plan.measureMs,
-        graceMs: plan.graceMs,
-        cpu: { servers, redis, postgres },
-      });
+      const warmupMs = ramp ? plan.rampWarmupMs : plan.warmupMs;
+      const measureMs = ramp ? plan.rampMeasureMs : plan.measureMs;
+      const [outcome] = await Promise.all([
+        gen.step({
+          sessions,
+          fixesPerSecond,
+          warmupMs,
+          measureMs,
+          graceMs: plan.graceMs,
+          cpu: { servers, redis, postgres },
+        }),
+        // After the warm-up, for the measured part only (the generator needs a moment to start).
+        beside ? sleep(warmupMs).then(() => beside(measureMs)) : undefined,
+      ]);
       const after = before ? await Promise.all([scrape(a.port), scrape(b.port)]) : null;
       const measured: MeasuredStep = {
         ...outcome,
@@ -177,12 +244,40 @@ export async function benchPipeline(
       return measured;
     };
 
+    // start-stream is timed while the largest latency step's fixes flow.
+    const token = pipeline.probesStartStream
+      ? await signInDispatcher(`http://127.0.0.1:${a.port}`)
+      : null;
+    const timeStartStream =
+      token === null
+        ? undefined
+        : async (durationMs: number): Promise<void> => {
+            result.startStream = await probeStartStream({
+              baseUrl: `http://127.0.0.1:${a.port}`,
+              token,
+              durationMs,
+              ratePerSecond: plan.startStreamPerSecond,
+            });
+          };
     for (const [index, sessions] of plan.sessionSteps.entries()) {
       await openSessions(gen, sessions);
-      result.steps.push(await step(sessions, sessions * plan.fixesPerSessionPerSecond, false));
+      const largest = index === plan.sessionSteps.length - 1;
+      result.steps.push(
+        await step(
+          sessions,
+          sessions * plan.fixesPerSessionPerSecond,
+          false,
+          largest ? timeStartStream : undefined,
+        ),
+      );
+      if (largest && result.startStream) log(describeStartStream(result.startStream));
       if (index === 0) {
         result.memory = await measureMemory(gen, a, sessions, plan);
-        log(`${result.memory.kibPerConnection} KiB per idle dispatcher connection`);
+        const heap = result.memory.heap;
+        log(
+          `${result.memory.kibPerConnection} KiB RSS per idle dispatcher connection` +
+            (heap ? `, ${heap.kibPerConnection} KiB heap + external after a forced GC` : ''),
+        );
       }
     }
 

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../infra/src/free-port';
 import { repoRoot } from './paths';
+import type { HeapReading, HeapReply, HeapRequest } from './profiling/heap-messages';
 import { processTree } from './proc';
 
 /** One server instance (Locus API or a relay) running as a child process. */
@@ -14,10 +15,13 @@ export interface Instance {
   pids: number[];
   /** Sends a signal to the server process itself (not to a wrapper). */
   signal(signal: NodeJS.Signals): void;
+  /** The server's heap after a forced full GC (profiling/heap-probe.ts). */
+  heap(label: string): Promise<HeapReading>;
   stop(): Promise<void>;
 }
 
 const stepProfilerPreload = fileURLToPath(new URL('./profiling/preload.ts', import.meta.url));
+const heapProbePreload = fileURLToPath(new URL('./profiling/heap-probe.ts', import.meta.url));
 
 /** Where ramp-step profiles go (BENCH_PROFILE_DIR, default .data/bench/profiles), when asked for. */
 export function stepProfileDir(): string | undefined {
@@ -61,9 +65,21 @@ export async function startInstance(options: {
     : [];
   // BENCH_PROFILE_RAMP: profiles of chosen ramp steps only (profiling/preload.ts).
   const stepProfiles = stepProfileDir() ? ['--import', stepProfilerPreload] : [];
+  // BENCH_SERVER_NODE_FLAGS: V8 or Node flags for every server instance of every pipeline alike,
+  // to try a tuning on all of them (e.g. --max-semi-space-size=32).
+  const nodeFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(
     process.execPath,
-    [...profile, '--import', 'tsx', ...stepProfiles, options.entry],
+    [
+      ...nodeFlags,
+      ...profile,
+      '--import',
+      'tsx',
+      ...stepProfiles,
+      '--import',
+      heapProbePreload,
+      options.entry,
+    ],
     {
       cwd: repoRoot,
       env: {
@@ -73,9 +89,11 @@ export async function startInstance(options: {
         BENCH_INSTANCE: options.name,
         ...(stepProfileDir() ? { BENCH_PROFILE_DIR: stepProfileDir() } : {}),
       },
-      stdio: ['ignore', log, log],
+      // The IPC channel carries only the heap probe's questions and answers.
+      stdio: ['ignore', log, log, 'ipc'],
     },
   );
+  let nextHeapId = 1;
   running.add(child);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   child.once('exit', () => running.delete(child));
@@ -97,6 +115,26 @@ export async function startInstance(options: {
     pids,
     signal: (signal) => {
       if (child.exitCode === null) child.kill(signal);
+    },
+    heap: (label) => {
+      const id = nextHeapId++;
+      return new Promise<HeapReading>((resolve, reject) => {
+        // A snapshot of a few hundred MB takes seconds; a server that died never answers.
+        const timer = setTimeout(() => {
+          child.off('message', onReply);
+          reject(new Error(`${options.name}: the heap probe did not answer within 120 s`));
+        }, 120_000);
+        const onReply = (reply: HeapReply): void => {
+          if (reply.id !== id) return;
+          clearTimeout(timer);
+          child.off('message', onReply);
+          if (reply.type === 'heap') resolve(reply);
+          else reject(new Error(`${options.name}: heap probe failed: ${reply.message}`));
+        };
+        child.on('message', onReply);
+        const request: HeapRequest = { type: 'heap', id, label };
+        child.send(request);
+      });
     },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

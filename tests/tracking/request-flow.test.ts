@@ -1,6 +1,8 @@
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
+import { testEnvironment } from '../support/environment';
 import { fixAt } from '../support/sockets';
 import {
   callerSocket,
@@ -27,6 +29,36 @@ afterAll(() => stack?.close());
 
 const post = (path: string, token: string, body: unknown = {}) =>
   call(stack.api, 'POST', path, { token, body });
+
+describe('a session just opened', () => {
+  it('has its event counter in Redis at once, so its first fix never waits on Postgres', async () => {
+    const request = await startStream(stack.api, dispatcher, foundNumber);
+    const redis = new Redis(testEnvironment.redisUrl());
+    try {
+      // The counter is set beside the answer, not before it: it is there moments later.
+      await expect
+        .poll(() => redis.get(`${stack.redisPrefix}session:{${request.uuid}}:seq`))
+        .toBe('0');
+    } finally {
+      redis.disconnect();
+    }
+    // And the first event takes seq 1, as it would have with the counter seeded from Postgres.
+    const socket = await joinSession(stack.api, request);
+    const lookup = await post('/api/v1/location/request-location', dispatcher, {
+      connectionRequestUuid: request.uuid,
+      language: 'en',
+    });
+    expect(lookup.status).toBe(200);
+    const fix = await socket.event('new-location-available');
+    expect(fix.data.seq).toBe(1);
+    const ended = await post(
+      `/api/v1/location/set-date-time-completed/${request.uuid}`,
+      dispatcher,
+    );
+    expect(ended.status).toBe(200);
+    expect(await socket.closed()).toBe(4410);
+  });
+});
 
 describe('locating a phone the provider knows', () => {
   it('puts its RAPID_SOS fix on the dispatcher socket, and texts nobody', async () => {

@@ -1,7 +1,9 @@
 // A load-generator child process. It holds both ends of every session (the caller's socket
 // on instance B, the dispatcher's on instance A), so the scheduled send time of a fix and
 // the time it reaches the dispatcher are read from the same monotonic clock. It has its own
-// event loop: nothing else runs here while a step is measured.
+// event loop: nothing else runs here while a step is measured. The scale-out bench may spread
+// the dispatchers over several instances and give a session several dispatchers
+// (`GeneratorSetup.dispatcherPorts`, `dispatchersPerSession`): then every delivery is measured.
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { cpuMicrosBetween, cpuMicrosByPid, machineBusyMicros } from '../proc';
@@ -11,18 +13,25 @@ import type {
   GeneratorRequest,
   GeneratorSetup,
   SessionCredentials,
+  StepDetail,
   StepPlan,
   StepResult,
 } from './messages';
 import { wires, type Role, type Wire } from './wire';
 
 interface LiveSession {
+  /** Position in the setup's session list: picks the dispatchers' ports. */
+  index: number;
   credentials: SessionCredentials;
-  dispatcher?: WebSocket;
+  /** One socket per dispatcher of the session (one, unless the setup asks for more). */
+  dispatchers: (WebSocket | undefined)[];
   caller?: WebSocket;
   lastCapturedAt: number;
-  /** capturedAt → scheduled send time (performance.now() ms) of fixes not yet delivered. */
-  inFlight: Map<number, number>;
+  /**
+   * Per dispatcher: capturedAt → scheduled send time (performance.now() ms) of fixes that
+   * dispatcher has not received yet.
+   */
+  inFlight: Map<number, number>[];
 }
 
 /** What the step being measured collects from socket handlers. */
@@ -56,20 +65,32 @@ function reportServerError(role: Role, detail: string): void {
   if (serverErrors <= 5) console.error(`[generator] ${role} socket error frame: ${detail}`);
 }
 
-function onDelivered(session: LiveSession, capturedAt: number, at: number): void {
-  const scheduled = session.inFlight.get(capturedAt);
+function onDelivered(inFlight: Map<number, number>, capturedAt: number, at: number): void {
+  const scheduled = inFlight.get(capturedAt);
   if (scheduled === undefined) return; // a duplicate, or a straggler from an earlier step
-  session.inFlight.delete(capturedAt);
+  inFlight.delete(capturedAt);
   const rec = recording;
   if (!rec) return;
   if (scheduled >= rec.measureFrom && scheduled < rec.measureTo) rec.latencies.push(at - scheduled);
   if (rec.cpuWindowOpen) rec.deliveredInCpuWindow += 1;
 }
 
-function connect(role: Role, session: LiveSession): Promise<WebSocket> {
+const dispatchersPerSession = (): number => setup?.dispatchersPerSession ?? 1;
+
+/** The port of dispatcher `which` of the session: instance A unless the setup spreads them. */
+function dispatcherPort(session: LiveSession, which: number): number {
+  if (!setup) throw new Error('generator not set up');
+  const ports = setup.dispatcherPorts;
+  if (!ports || ports.length === 0) return setup.portA;
+  return ports[(session.index + which) % ports.length] ?? setup.portA;
+}
+
+function connect(role: Role, session: LiveSession, which = 0): Promise<WebSocket> {
   if (!setup || !wire) throw new Error('generator not set up');
   const w = wire;
-  const port = role === 'dispatcher' ? setup.portA : setup.portB;
+  const port = role === 'dispatcher' ? dispatcherPort(session, which) : setup.portB;
+  const inFlight = session.inFlight[which];
+  if (!inFlight) throw new Error(`session ${session.index} has no dispatcher ${which}`);
   return new Promise((resolve, reject) => {
     let settled = false;
     const ws = new WebSocket(w.url(role, port, session.credentials), { perMessageDeflate: false });
@@ -95,7 +116,7 @@ function connect(role: Role, session: LiveSession): Promise<WebSocket> {
       const at = performance.now();
       const incoming = w.decode(role, data.toString());
       if (incoming.kind === 'fix' && role === 'dispatcher')
-        onDelivered(session, incoming.capturedAt, at);
+        onDelivered(inFlight, incoming.capturedAt, at);
       else if (incoming.kind === 'ready') ready();
       else if (incoming.kind === 'reply') ws.send(incoming.frame);
       else if (incoming.kind === 'error') {
@@ -119,7 +140,11 @@ async function openUpTo(role: Role, upTo: number): Promise<number> {
     while (next < todo.length) {
       const session = todo[next++];
       if (!session) return;
-      session[role] = await connect(role, session);
+      if (role === 'caller') session.caller = await connect(role, session);
+      else {
+        for (let which = 0; which < session.dispatchers.length; which += 1)
+          session.dispatchers[which] = await connect(role, session, which);
+      }
     }
   };
   await Promise.all(Array.from({ length: openConcurrency }, worker));
@@ -132,7 +157,7 @@ function sendFix(w: Wire, session: LiveSession, scheduled: number): void {
   // the sub-ms scheduled time that latency is measured from.
   const capturedAt = Math.max(Date.now(), session.lastCapturedAt + 1);
   session.lastCapturedAt = capturedAt;
-  session.inFlight.set(capturedAt, scheduled);
+  for (const inFlight of session.inFlight) inFlight.set(capturedAt, scheduled);
   session.caller?.send(
     w.encodeFix({
       latitude: 38.8977 + Math.random() * 1e-3,
@@ -181,7 +206,10 @@ function sendOnSchedule(
 async function runStep(plan: StepPlan): Promise<StepResult> {
   if (!wire) throw new Error('generator not set up');
   const active = sessions.slice(0, plan.sessions);
-  if (active.length < plan.sessions || active.some((s) => !s.caller || !s.dispatcher)) {
+  if (
+    active.length < plan.sessions ||
+    active.some((s) => !s.caller || s.dispatchers.some((d) => !d))
+  ) {
     throw new Error(`step needs ${plan.sessions} open sessions`);
   }
   const closedBefore = socketsClosed;
@@ -196,10 +224,12 @@ async function runStep(plan: StepPlan): Promise<StepResult> {
   };
   recording = rec;
 
+  const groups = Object.entries(plan.cpu.groups ?? {});
   const sampleCpu = () => ({
     servers: cpuMicrosByPid(plan.cpu.servers),
     redis: cpuMicrosByPid(plan.cpu.redis),
     postgres: cpuMicrosByPid(plan.cpu.postgres),
+    groups: groups.map(([, pids]) => cpuMicrosByPid(pids)),
     machine: machineBusyMicros(),
     own: process.cpuUsage(),
   });
@@ -237,12 +267,20 @@ async function runStep(plan: StepPlan): Promise<StepResult> {
   const inWindow = (scheduled: number): boolean =>
     scheduled >= rec.measureFrom && scheduled < rec.measureTo;
   const undelivered = (): number =>
-    active.reduce((sum, s) => sum + [...s.inFlight.values()].filter(inWindow).length, 0);
+    active.reduce(
+      (sum, s) =>
+        sum +
+        s.inFlight.reduce(
+          (pending, inFlight) => pending + [...inFlight.values()].filter(inWindow).length,
+          0,
+        ),
+      0,
+    );
   const graceEnd = performance.now() + plan.graceMs;
   while (undelivered() > 0 && performance.now() < graceEnd) await sleep(20);
   const lost = undelivered();
   recording = null;
-  for (const s of active) s.inFlight.clear();
+  for (const s of active) for (const inFlight of s.inFlight) inFlight.clear();
 
   const perFix = (micros: number, pids: number[]): number | null =>
     pids.length > 0 && rec.deliveredInCpuWindow > 0
@@ -286,6 +324,26 @@ async function runStep(plan: StepPlan): Promise<StepResult> {
     otherCpuPercent: percentOfOneCore(other),
     socketsClosed: socketsClosed - closedBefore,
     serverErrors: serverErrors - errorsBefore,
+    ...(plan.detail
+      ? {
+          detail: {
+            dispatchersPerSession: dispatchersPerSession(),
+            deliveredInCpuWindow: rec.deliveredInCpuWindow,
+            cpuWindowMs: plan.measureMs,
+            cpuMicros: {
+              servers: plan.cpu.servers.length > 0 ? cpu.servers : null,
+              redis: plan.cpu.redis.length > 0 ? cpu.redis : null,
+              postgres: plan.cpu.postgres.length > 0 ? cpu.postgres : null,
+            },
+            cpuMicrosByGroup: Object.fromEntries(
+              groups.map(([name], i) => [
+                name,
+                cpuMicrosBetween(cpuStart.groups[i] ?? new Map(), cpuEnd.groups[i] ?? new Map()),
+              ]),
+            ),
+          } satisfies StepDetail,
+        }
+      : {}),
   };
 }
 
@@ -294,10 +352,15 @@ async function handle(request: GeneratorRequest): Promise<GeneratorReply> {
     case 'setup':
       setup = request.setup;
       wire = wires[setup.wire];
-      sessions = setup.sessions.map((credentials) => ({
+      if (!Number.isInteger(dispatchersPerSession()) || dispatchersPerSession() < 1) {
+        throw new Error(`dispatchersPerSession must be a positive integer`);
+      }
+      sessions = setup.sessions.map((credentials, index) => ({
+        index,
         credentials,
+        dispatchers: Array.from({ length: dispatchersPerSession() }, () => undefined),
         lastCapturedAt: 0,
-        inFlight: new Map(),
+        inFlight: Array.from({ length: dispatchersPerSession() }, () => new Map<number, number>()),
       }));
       return { id: request.id, type: 'done' };
     case 'open':

@@ -16,6 +16,15 @@ export interface GeneratorSetup {
   portA: number;
   portB: number;
   sessions: SessionCredentials[];
+  /**
+   * Optional (the scale-out bench): the ports dispatchers connect to, instead of `portA` alone.
+   * Dispatcher `j` of session `i` connects to `dispatcherPorts[(i + j) % length]`: with one
+   * dispatcher per session the sessions are split round-robin over the ports; with as many
+   * dispatchers per session as ports, every session is watched on every port.
+   */
+  dispatcherPorts?: number[];
+  /** Optional: dispatcher sockets per session (default 1); each delivery is measured. */
+  dispatchersPerSession?: number;
 }
 
 /** Processes whose CPU time is charged to the fixes delivered, by group. */
@@ -25,6 +34,11 @@ export interface CpuGroups {
   /** Empty when the process could not be found (a Redis or Postgres on another host). */
   redis: number[];
   postgres: number[];
+  /**
+   * Optional: more groups whose CPU time is reported as totals in `StepResult.detail` (e.g. one
+   * per instance). They may overlap the groups above.
+   */
+  groups?: Record<string, number[]>;
 }
 
 export interface StepPlan {
@@ -36,6 +50,21 @@ export interface StepPlan {
   /** Wait after the last send for fixes still in flight; later ones count as lost. */
   graceMs: number;
   cpu: CpuGroups;
+  /** Optional: also report `StepResult.detail` (the scale-out bench); off, the result is as before. */
+  detail?: boolean;
+}
+
+/** Raw counts behind a step's per-fix numbers, for benches that divide them their own way. */
+export interface StepDetail {
+  dispatchersPerSession: number;
+  /** Deliveries (one per dispatcher socket and fix) while the CPU window was open. */
+  deliveredInCpuWindow: number;
+  /** Length of the CPU window (the measurement window), ms. */
+  cpuWindowMs: number;
+  /** CPU time used in the window, µs, by group (null where the group has no processes). */
+  cpuMicros: Record<'servers' | 'redis' | 'postgres', number | null>;
+  /** CPU time used in the window, µs, per group of `CpuGroups.groups`. */
+  cpuMicrosByGroup: Record<string, number>;
 }
 
 export type GeneratorRequest =
@@ -71,4 +100,6 @@ export interface StepResult {
   socketsClosed: number;
   /** Error frames the server sent during the step. */
   serverErrors: number;
+  /** Only when the plan asked for it (`StepPlan.detail`). */
+  detail?: StepDetail;
 }

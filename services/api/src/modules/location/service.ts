@@ -11,6 +11,7 @@ import {
   type Location,
   type SmsLanguage,
 } from '@locus/contract';
+import type { Database } from '@locus/db';
 import { publicUrl } from '../../config';
 import { ApiError } from '../../http/errors';
 import type { AppDeps } from '../../platform/deps';
@@ -20,7 +21,11 @@ import { listTeams } from '../call-lists/repo';
 import { deployNumbers } from '../call-lists/service';
 import type { RealtimeContext } from '../realtime/context';
 import type { RealtimeHub } from '../realtime/hub';
-import { publishServerFix, publishSessionEvent } from '../realtime/session-publisher';
+import {
+  publishServerFix,
+  publishSessionEvent,
+  seedNewSession,
+} from '../realtime/session-publisher';
 import { requireLocatingAllowed, type LocatingProfile } from './access';
 import { advanceSession, mayRejoin } from './lifecycle';
 import { untextableMessage, untextableReason } from '../sms/number-type';
@@ -177,18 +182,24 @@ export async function startStream(
     callers: [{ phoneNumber }],
     dispatcherTokenTtlSeconds: deps.config.DISPATCHER_TOKEN_TTL_SECONDS,
     withCallerTokens: false,
-    ...(practice ? { practice } : {}),
+    ...(practice
+      ? // A rehearsal locates nobody: nothing for the audit trail.
+        { practice }
+      : {
+          // In the transaction that opens the session: one commit (a WAL flush) fewer on the path
+          // of every call a console takes, and never a session without its audit row.
+          inTransaction: (trx: Database, sessionId: string) =>
+            recordAudit(trx, {
+              actorUserId: principal.userId,
+              action: 'locate.requested',
+              subject: phoneNumber,
+              detail: { sessionId },
+              teamId: profile.team.id,
+              ip: ip ?? null,
+            }),
+        }),
   });
-  // A rehearsal locates nobody: nothing for the audit trail.
-  if (!practice)
-    await recordAudit(deps.db, {
-      actorUserId: principal.userId,
-      action: 'locate.requested',
-      subject: phoneNumber,
-      detail: { sessionId: opened.sessionId },
-      teamId: profile.team.id,
-      ip: ip ?? null,
-    });
+  seedNewSession(deps.realtime, opened.sessionId);
   return { uuid: opened.sessionId, token: opened.dispatcherToken, id: opened.callerIds[0]! };
 }
 

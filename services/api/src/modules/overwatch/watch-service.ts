@@ -4,6 +4,7 @@ import { recordAudit } from '../audit/repo';
 import type { Principal } from '../auth/guard';
 import { requireLocatingAllowed } from '../location/access';
 import { locateMany, visibleSession, type TrackingDeps } from '../location/service';
+import { seedNewSession } from '../realtime/session-publisher';
 import { insertSignedInDispatcherToken } from '../sessions/repo';
 import { openSession } from '../sessions/service';
 import { newToken } from '../sessions/tokens';
@@ -72,6 +73,7 @@ export async function startOverwatchStream(
     });
     sessionId = opened.sessionId;
     token = opened.dispatcherToken;
+    seedNewSession(deps.realtime, sessionId);
     await recordAudit(deps.db, {
       actorUserId: principal.userId,
       action: 'overwatch.started',

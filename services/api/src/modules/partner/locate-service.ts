@@ -10,6 +10,7 @@ import {
   type Requester,
   type TrackingDeps,
 } from '../location/service';
+import { seedNewSession } from '../realtime/session-publisher';
 import { openSession } from '../sessions/service';
 import { untextableMessage, untextableReason } from '../sms/number-type';
 import type { PartnerPrincipal } from './partner-auth';
@@ -156,6 +157,7 @@ async function locate(
     await reservation.release(1);
     throw error;
   }
+  seedNewSession(deps.realtime, opened.sessionId);
   const session = { id: opened.sessionId, teamId: partner.teamId };
   const by: Requester = { userId: null, ip, partnerKeyId: partner.keyId };
   await auditLocate(deps, partner, input, session.id, ip).catch(async (error: unknown) => {

@@ -1,12 +1,13 @@
 import { closeCodes, realtimeLimits, realtimePaths } from '@locus/contract';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import {
   callerSocketClosed,
   callerSocketOpened,
   findGrant,
   tokenStates,
+  type ConnectionGrant,
   type TokenKind,
 } from '../sessions/repo';
 import {
@@ -137,7 +138,9 @@ export class RealtimeHub {
   }
 
   readonly handleUpgrade = (request: IncomingMessage, socket: Socket, head: Buffer): void => {
-    socket.on('error', () => undefined);
+    // A function of the module, not a closure: this listener lives as long as the socket, and a
+    // closure here would keep the upgrade request alive with it (see `accept`).
+    socket.on('error', ignoreSocketError);
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === realtimePaths.console && this.consoles)
       return this.consoles.handleUpgrade(request, socket, head);
@@ -151,47 +154,10 @@ export class RealtimeHub {
     lookup.then(
       (grant) => {
         if (this.closing) return refuse(socket, 503, 'Service Unavailable');
-        this.wss.handleUpgrade(request, socket, head, (ws) => {
-          if (!grant || (kind === 'caller' && !grant.callerId)) {
-            // Accept, then explain: a browser cannot read the status of a refused upgrade.
-            this.context.metrics.framesRejected.inc({ reason: 'invalid-token' });
-            ws.send(
-              errorFrame('invalid-token', 'This link or token is unknown, expired or revoked.'),
-            );
-            ws.close(closeCodes.invalidToken, 'invalid-token');
-            return;
-          }
-          const connection =
-            kind === 'dispatcher'
-              ? new DispatcherConnection(ws, socket, grant, this.context)
-              : new CallerConnection(
-                  ws,
-                  { sessionId: grant.sessionId, callerId: grant.callerId! },
-                  this.context,
-                  request.headers['user-agent'] ?? null,
-                );
-          const tokenHash = hashToken(token!);
-          this.connections.add(connection);
-          this.tokenHashes.set(connection, tokenHash);
-          if (connection instanceof CallerConnection) this.trackCaller(ws, token!, grant);
-          // The session may have ended, or the token been revoked, between the token check and
-          // now, and that announced before this socket was listed: ask once more.
-          void this.recheck([connection]);
-          const released = this.socketCap.claim(connection, tokenHash);
-          // Kept until what the socket sent is published (a caller's "disconnected" event
-          // included), so that shutdown waits for it before closing Redis.
-          ws.once('close', () => {
-            this.tokenHashes.delete(connection);
-            // Shutdown waits for it, before Redis is closed.
-            const releasing = released();
-            this.bookkeeping.add(releasing);
-            void releasing.finally(() => this.bookkeeping.delete(releasing));
-            void connection.settled().then(() => {
-              this.connections.delete(connection);
-              if (this.connections.size === 0) this.whenEmpty?.();
-            });
-          });
-        });
+        const userAgent = request.headers['user-agent'] ?? null;
+        this.wss.handleUpgrade(request, socket, head, (ws) =>
+          this.accept(ws, socket, kind, token!, grant, userAgent),
+        );
       },
       (error: unknown) => {
         this.context.log.error({ err: error }, 'socket token lookup failed');
@@ -199,6 +165,58 @@ export class RealtimeHub {
       },
     );
   };
+
+  /**
+   * A socket past its upgrade. Its own method, not a closure inside `handleUpgrade`: the closures
+   * made here live as long as the socket, and would otherwise keep the upgrade request (headers,
+   * URL, the first bytes) alive with them, a few KiB per idle console.
+   */
+  private accept(
+    ws: WebSocket,
+    socket: Socket,
+    kind: TokenKind,
+    token: string,
+    grant: ConnectionGrant | undefined,
+    userAgent: string | null,
+  ): void {
+    if (!grant || (kind === 'caller' && !grant.callerId)) {
+      // Accept, then explain: a browser cannot read the status of a refused upgrade.
+      this.context.metrics.framesRejected.inc({ reason: 'invalid-token' });
+      ws.send(errorFrame('invalid-token', 'This link or token is unknown, expired or revoked.'));
+      ws.close(closeCodes.invalidToken, 'invalid-token');
+      return;
+    }
+    const connection =
+      kind === 'dispatcher'
+        ? new DispatcherConnection(ws, socket, grant, this.context)
+        : new CallerConnection(
+            ws,
+            { sessionId: grant.sessionId, callerId: grant.callerId! },
+            this.context,
+            userAgent,
+          );
+    const tokenHash = hashToken(token);
+    this.connections.add(connection);
+    this.tokenHashes.set(connection, tokenHash);
+    if (connection instanceof CallerConnection) this.trackCaller(ws, token, grant);
+    // The session may have ended, or the token been revoked, between the token check and
+    // now, and that announced before this socket was listed: ask once more.
+    void this.recheck([connection]);
+    const released = this.socketCap.claim(connection, tokenHash);
+    // Kept until what the socket sent is published (a caller's "disconnected" event
+    // included), so that shutdown waits for it before closing Redis.
+    ws.once('close', () => {
+      this.tokenHashes.delete(connection);
+      // Shutdown waits for it, before Redis is closed.
+      const releasing = released();
+      this.bookkeeping.add(releasing);
+      void releasing.finally(() => this.bookkeeping.delete(releasing));
+      void connection.settled().then(() => {
+        this.connections.delete(connection);
+        if (this.connections.size === 0) this.whenEmpty?.();
+      });
+    });
+  }
 
   /** Ends or revokes the sockets whose session ended or whose token no longer works. */
   private async recheck(
@@ -289,6 +307,9 @@ export class RealtimeHub {
     await Promise.all([...this.bookkeeping]);
   }
 }
+
+/** A reset connection surfaces as `close`, which the connection handles. */
+function ignoreSocketError(): void {}
 
 function refuse(socket: Socket, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

@@ -26,6 +26,21 @@ export async function sequence(
   return context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks);
 }
 
+/**
+ * A session just opened has no events yet: its counter starts at 0 now, so that its first event
+ * does not wait on Postgres (a flush of pending rows, then a query) to learn that. Best effort and
+ * not awaited: with Redis down, opening a session must not wait for it, and `sequence` still
+ * seeds from Postgres whenever the counter is missing (the script only sets an absent counter).
+ */
+export function seedNewSession(
+  context: Pick<RealtimeContext, 'sequencer' | 'log'>,
+  sessionId: string,
+): void {
+  context.sequencer.seed(sessionId, 0).catch((error: unknown) => {
+    context.log.warn({ err: error, sessionId }, 'could not seed a new session’s counter');
+  });
+}
+
 /** A session event that is not a fix: published, then queued for `session_events`. */
 export async function publishSessionEvent(
   context: Context,
