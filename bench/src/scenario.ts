@@ -329,7 +329,11 @@ export async function benchPipeline(
 
     if (prepared.countPersisted) {
       await sleep(1_000); // persistence batches flush within 100 ms
-      const sent = [...result.steps, ...ramp.steps].reduce((sum, s) => sum + s.sentTotal, 0);
+      const sent = [
+        ...result.steps,
+        ...(result.startStreamStep ? [result.startStreamStep] : []),
+        ...ramp.steps,
+      ].reduce((sum, s) => sum + s.sentTotal, 0);
       result.persistence = { sent, persisted: await prepared.countPersisted() };
       log(`persisted ${result.persistence.persisted} of ${sent} fixes sent`);
     }
