@@ -79,6 +79,10 @@ export function checkTargets(pipelines: PipelineResult[], plan: Plan): TargetChe
   );
   if (persisted)
     throughput.value += ` (persisted ${fmt(persisted.persisted)} of ${fmt(persisted.sent)} sent)`;
+  // Say why the ramp stopped: a pipeline over the ceiling, or a generator starved of CPU (on a
+  // shared machine, mostly by the pipeline itself; the step's own p99 says how far off it was).
+  if (locus?.ramp && throughput.status === 'missed')
+    throughput.value += `; ramp stopped: ${locus.ramp.stoppedBecause}, p99 there ${locus.ramp.steps.at(-1)?.latencyMs?.p99 ?? '–'} ms`;
   const rampTop = Math.max(...plan.rampFixesPerSecond);
   if (throughput.status === 'missed' && locusMax === rampTop && allStored) {
     // Never failed, but the ramp stopped below the target (a quick run): nothing is known.

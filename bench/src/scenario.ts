@@ -118,13 +118,15 @@ async function measureMemory(
   // delta come out low (even negative).
   // Each reading forces a full GC first (heap-probe.ts), and RSS is read right after it, so the
   // two RSS readings are taken in the same state.
+  // The probe reads RSS itself, before any heap snapshot (writing one grows RSS); /proc only
+  // when the probe failed, and then without the GC.
   await sleep(plan.memorySettleMs);
   const heapBefore = await readHeap(instanceA, 'memory-before');
-  const rssBeforeKiB = rssKiB(instanceA.pids);
+  const rssBeforeKiB = heapBefore ? Math.round(heapBefore.rssBytes / 1024) : rssKiB(instanceA.pids);
   await generator.open('dispatcher', alreadyOpen + plan.memoryConnections);
   await sleep(plan.memorySettleMs);
   const heapAfter = await readHeap(instanceA, 'memory-after');
-  const rssAfterKiB = rssKiB(instanceA.pids);
+  const rssAfterKiB = heapAfter ? Math.round(heapAfter.rssBytes / 1024) : rssKiB(instanceA.pids);
   const perConnection = (beforeKiB: number, afterKiB: number): number =>
     Math.round(((afterKiB - beforeKiB) / plan.memoryConnections) * 10) / 10;
   const kib = (bytes: number): number => Math.round(bytes / 1024);

@@ -133,7 +133,13 @@ export async function startInstance(options: {
         };
         child.on('message', onReply);
         const request: HeapRequest = { type: 'heap', id, label };
-        child.send(request);
+        // A server that already died has no channel: fail this reading, not the whole bench.
+        child.send(request, (error) => {
+          if (!error) return;
+          clearTimeout(timer);
+          child.off('message', onReply);
+          reject(new Error(`${options.name}: could not ask for the heap: ${error.message}`));
+        });
       });
     },
     stop: async () => {

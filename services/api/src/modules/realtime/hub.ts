@@ -156,7 +156,7 @@ export class RealtimeHub {
         if (this.closing) return refuse(socket, 503, 'Service Unavailable');
         const userAgent = request.headers['user-agent'] ?? null;
         this.wss.handleUpgrade(request, socket, head, (ws) =>
-          this.accept(ws, socket, kind, token!, grant, userAgent),
+          this.accept(ws, socket, kind, token, grant, userAgent),
         );
       },
       (error: unknown) => {
@@ -175,11 +175,12 @@ export class RealtimeHub {
     ws: WebSocket,
     socket: Socket,
     kind: TokenKind,
-    token: string,
+    /** Null only when it did not look like a token, and then there is no grant either. */
+    token: string | null,
     grant: ConnectionGrant | undefined,
     userAgent: string | null,
   ): void {
-    if (!grant || (kind === 'caller' && !grant.callerId)) {
+    if (!grant || token === null || (kind === 'caller' && !grant.callerId)) {
       // Accept, then explain: a browser cannot read the status of a refused upgrade.
       this.context.metrics.framesRejected.inc({ reason: 'invalid-token' });
       ws.send(errorFrame('invalid-token', 'This link or token is unknown, expired or revoked.'));

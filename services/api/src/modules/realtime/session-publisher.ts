@@ -31,6 +31,10 @@ export async function sequence(
  * does not wait on Postgres (a flush of pending rows, then a query) to learn that. Best effort and
  * not awaited: with Redis down, opening a session must not wait for it, and `sequence` still
  * seeds from Postgres whenever the counter is missing (the script only sets an absent counter).
+ * One window remains: with this instance cut off from Redis, the seed waits in the client's queue;
+ * if meanwhile other instances number the session's events and Redis then loses the counter and
+ * the stream, the late seed would set 0 where Postgres knows better. It needs a Redis data loss
+ * during a partition; a check of the open time in the script would close it.
  */
 export function seedNewSession(
   context: Pick<RealtimeContext, 'sequencer' | 'log'>,
