@@ -29,6 +29,9 @@ afterAll(() => stack?.close());
 
 const post = (path: string, token: string, body: unknown = {}) =>
   call(stack.api, 'POST', path, { token, body });
+/** The dispatcher ends tracking (SPEC.md: set-date-time-completed). */
+const endTracking = (uuid: string) =>
+  post(`/api/v1/location/set-date-time-completed/${uuid}`, dispatcher);
 
 describe('a session just opened', () => {
   it('has its event counter in Redis at once, so its first fix never waits on Postgres', async () => {
@@ -51,10 +54,7 @@ describe('a session just opened', () => {
     expect(lookup.status).toBe(200);
     const fix = await socket.event('new-location-available');
     expect(fix.data.seq).toBe(1);
-    const ended = await post(
-      `/api/v1/location/set-date-time-completed/${request.uuid}`,
-      dispatcher,
-    );
+    const ended = await endTracking(request.uuid);
     expect(ended.status).toBe(200);
     expect(await socket.closed()).toBe(4410);
   });
@@ -78,10 +78,7 @@ describe('locating a phone the provider knows', () => {
     expect(await outboxSms(stack.api, foundNumber)).toEqual([]);
     // Browsers read text frames as strings; every frame must be text.
     expect(socket.binaryFrames).toBe(0);
-    const ended = await post(
-      `/api/v1/location/set-date-time-completed/${request.uuid}`,
-      dispatcher,
-    );
+    const ended = await endTracking(request.uuid);
     expect(ended.status).toBe(200);
     expect(await socket.closed()).toBe(4410);
   });
@@ -154,10 +151,7 @@ describe('the text-message path', () => {
     expect(socket.binaryFrames + resumed.binaryFrames).toBe(0);
 
     // End tracking: the caller's page is told, and the link no longer works.
-    const ended = await post(
-      `/api/v1/location/set-date-time-completed/${request.uuid}`,
-      dispatcher,
-    );
+    const ended = await endTracking(request.uuid);
     expect(ended.status).toBe(200);
     await caller.event('session-ended');
     expect(await caller.closed()).toBe(4410);
@@ -269,7 +263,7 @@ describe('rejoining (SPEC.md §9: connected, or active within 60 seconds)', () =
       stack.database.db,
     );
     expect(await rejoinable()).toBe(request.uuid);
-    await post(`/api/v1/location/set-date-time-completed/${request.uuid}`, dispatcher);
+    await endTracking(request.uuid);
     expect(await rejoinable()).toBeNull();
   });
 });

@@ -38,12 +38,11 @@ import {
   type Landing,
   type Run,
 } from './report';
+import { onlyNames } from '../only';
 
 /** True when `--only` names this bench (it cannot be combined with the realtime pipelines). */
 export function isCallerPageRun(argv: string[]): boolean {
-  return argv.some(
-    (arg, i) => arg === '--only=caller-page' || (arg === '--only' && argv[i + 1] === 'caller-page'),
-  );
+  return onlyNames(argv, 'caller-page');
 }
 
 /** The English consent button's text, from the one catalogue of caller-facing text. */

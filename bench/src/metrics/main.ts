@@ -27,6 +27,7 @@ import {
   type Explained,
   type MetricsBenchReport,
 } from './report';
+import { onlyNames } from '../only';
 
 const databaseName = 'locus_metrics_bench';
 const targetP95Ms = 150;
@@ -45,9 +46,7 @@ const fewestRuns = 5;
 
 /** True when `--only` names this bench (it cannot be combined with the realtime pipelines). */
 export function isMetricsRun(argv: string[]): boolean {
-  return argv.some(
-    (arg, i) => arg === '--only=metrics' || (arg === '--only' && argv[i + 1] === 'metrics'),
-  );
+  return onlyNames(argv, 'metrics');
 }
 
 const log = (message: string): void => console.log(`[metrics] ${message}`);

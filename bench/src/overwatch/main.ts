@@ -26,12 +26,11 @@ import {
   type OverwatchReport,
   type PageRun,
 } from './report';
+import { onlyNames } from '../only';
 
 /** True when `--only` names this bench (it cannot be combined with the realtime pipelines). */
 export function isOverwatchRun(argv: string[]): boolean {
-  return argv.some(
-    (arg, i) => arg === '--only=overwatch' || (arg === '--only' && argv[i + 1] === 'overwatch'),
-  );
+  return onlyNames(argv, 'overwatch');
 }
 
 const log = (message: string): void => console.log(`[overwatch] ${message}`);

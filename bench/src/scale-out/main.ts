@@ -29,12 +29,11 @@ import {
   type ScaleOutStep,
 } from './layouts';
 import { compareLayouts, summaryTable, writeScaleOutReport, type ScaleOutReport } from './report';
+import { onlyNames } from '../only';
 
 /** True when `--only` names this bench (it cannot be combined with the realtime pipelines). */
 export function isScaleOutRun(argv: string[]): boolean {
-  return argv.some(
-    (arg, i) => arg === '--only=scale-out' || (arg === '--only' && argv[i + 1] === 'scale-out'),
-  );
+  return onlyNames(argv, 'scale-out');
 }
 
 const log = (message: string): void => console.log(`[scale-out] ${message}`);
