@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { walkingCaller } from '../../services/api/src/modules/practice/scripts';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 import { idsOf } from '../metrics/fixtures';
@@ -210,12 +211,12 @@ describe('practice mode', () => {
       .poll(async () => {
         const caller = await stack.database.db
           .selectFrom('session_callers')
-          .select('connected_sockets')
+          .select(sql<boolean>`coalesce(connected_until > now(), false)`.as('connected'))
           .where('id', '=', request.id)
           .executeTakeFirstOrThrow();
-        return caller.connected_sockets;
+        return caller.connected;
       })
-      .toBe(0);
+      .toBe(false);
 
     // Not one metric moved.
     expect(await metrics()).toEqual(before);

@@ -258,11 +258,17 @@ describe('rejoining (SPEC.md §9: connected, or active within 60 seconds)', () =
     expect(await rejoinable()).toBe(request.uuid);
     await idleFor(61);
     expect(await rejoinable()).toBeNull();
-    // A connected caller keeps it resumable however long ago the last event was.
-    await sql`update session_callers set connected_sockets = 1 where session_id = ${request.uuid}`.execute(
-      stack.database.db,
-    );
+    // A connected caller keeps it resumable however long ago the last event was: while the
+    // presence lease its instance renews is running, and not once it has run out (an instance
+    // that died without closing the socket renews nothing).
+    const leaseFor = (seconds: number) =>
+      sql`update session_callers set connected_until = now() + make_interval(secs => ${seconds})
+          where session_id = ${request.uuid}`.execute(stack.database.db);
+    await leaseFor(30);
     expect(await rejoinable()).toBe(request.uuid);
+    await leaseFor(-1);
+    expect(await rejoinable()).toBeNull();
+    await leaseFor(30);
     await endTracking(request.uuid);
     expect(await rejoinable()).toBeNull();
   });

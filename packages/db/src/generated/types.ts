@@ -342,7 +342,7 @@ export interface Psaps {
 
 export interface SessionCallers {
   chat_opened_at: Timestamp | null;
-  connected_sockets: Generated<number>;
+  connected_until: Timestamp | null;
   created_at: Generated<Timestamp>;
   denied_at: Timestamp | null;
   first_text_at: Timestamp | null;
@@ -386,6 +386,13 @@ export interface SessionExports {
   team_id: string;
 }
 
+export interface SmsEarlyReports {
+  error: string | null;
+  provider_message_id: string;
+  received_at: Generated<Timestamp>;
+  status: string;
+}
+
 export interface SmsMessages {
   body: string;
   caller_id: string | null;
@@ -398,6 +405,7 @@ export interface SmsMessages {
   phone_number: string;
   provider: string | null;
   provider_message_id: string | null;
+  reported_status: string | null;
   sent_at: Timestamp | null;
   session_id: string | null;
   status: string;
@@ -569,6 +577,7 @@ export interface DB {
   session_callers: SessionCallers;
   session_events: SessionEvents;
   session_exports: SessionExports;
+  sms_early_reports: SmsEarlyReports;
   sms_messages: SmsMessages;
   sms_opt_outs: SmsOptOuts;
   team_invitations: TeamInvitations;

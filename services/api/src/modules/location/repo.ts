@@ -515,7 +515,7 @@ export async function findRejoinableSession(
             .selectFrom('session_callers as live')
             .select('live.id')
             .whereRef('live.session_id', '=', 's.id')
-            .where('live.connected_sockets', '>', 0),
+            .where('live.connected_until', '>', sql<Date>`now()`),
         ),
       ]),
     )

@@ -18,6 +18,7 @@ import {
 } from '../sessions/revocation';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import { CallerConnection } from './caller-connection';
+import { CallerPresence } from './caller-presence';
 import type { ConsoleSockets } from './console-sockets';
 import type { RealtimeContext } from './context';
 import { DispatcherConnection } from './dispatcher-connection';
@@ -46,6 +47,7 @@ export class RealtimeHub {
   /** Database writes about caller sockets still in flight. */
   private readonly bookkeeping = new Set<Promise<void>>();
   private whenEmpty: (() => void) | undefined;
+  private readonly presence: CallerPresence;
 
   constructor(
     private readonly context: RealtimeContext,
@@ -53,6 +55,7 @@ export class RealtimeHub {
     private readonly consoles?: ConsoleSockets,
   ) {
     this.socketCap = new TokenSocketCap(context);
+    this.presence = new CallerPresence(context.db, context.log);
   }
 
   /** Listens for ended sessions, on every instance: their sockets may be anywhere. */
@@ -81,6 +84,7 @@ export class RealtimeHub {
     );
     await this.socketCap.start();
     await this.consoles?.start();
+    this.presence.start();
   }
 
   /**
@@ -253,19 +257,21 @@ export class RealtimeHub {
   ): void {
     const { db, log } = this.context;
     const callerId = grant.callerId!;
+    this.presence.opened(callerId);
     const opened = callerSocketOpened(db, hashToken(token), callerId).catch((error: unknown) =>
       log.error({ err: error }, 'could not record the caller socket opening'),
     );
     this.bookkeeping.add(opened);
     void opened.finally(() => this.bookkeeping.delete(opened));
     ws.once('close', () => {
+      const lastHere = this.presence.closed(callerId);
       const closed = opened
-        .then(() => callerSocketClosed(db, grant.sessionId, callerId))
+        .then(() => callerSocketClosed(db, grant.sessionId, callerId, lastHere))
         .catch((error: unknown) =>
           log.error({ err: error }, 'could not record the caller socket closing'),
         );
-      // Shutdown waits for it: a "connected" count left behind would keep the session
-      // resumable for good.
+      // Shutdown waits for it, so that a restart does not leave the caller "connected" until
+      // the lease runs out.
       this.bookkeeping.add(closed);
       void closed.finally(() => this.bookkeeping.delete(closed));
     });
@@ -283,6 +289,7 @@ export class RealtimeHub {
    */
   async close(handshakeMs = 2_000, deadlineMs = 10_000): Promise<void> {
     this.closing = true;
+    this.presence.stop();
     const consolesClosed = this.consoles?.close(handshakeMs, deadlineMs);
     for (const connection of this.connections) {
       connection.close(closeCodes.goingAway, 'server-restarting');

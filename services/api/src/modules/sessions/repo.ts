@@ -246,6 +246,24 @@ export async function expireToken(db: Database, hash: Buffer): Promise<void> {
 }
 
 /**
+ * How long a caller counts as connected without a renewal: three renewal periods of
+ * `realtime/caller-presence.ts`, so one missed renewal (a slow query, a GC pause) changes nothing,
+ * and an instance that died without closing its sockets is forgotten within this time.
+ */
+export const presenceLeaseSeconds = 45;
+const presenceLease = () => sql<Date>`now() + make_interval(secs => ${presenceLeaseSeconds})`;
+
+/** Renews the presence of the callers whose sockets this instance holds: one statement. */
+export async function renewCallerPresence(db: Database, callerIds: string[]): Promise<void> {
+  if (callerIds.length === 0) return;
+  await db
+    .updateTable('session_callers')
+    .set({ connected_until: presenceLease() })
+    .where('id', 'in', callerIds)
+    .execute();
+}
+
+/**
  * A caller's socket opened: the link counts as opened (its first-open deadline gives way to its
  * hard cap) and the caller as connected, which keeps the session resumable (SPEC.md §9).
  */
@@ -264,23 +282,30 @@ export async function callerSocketOpened(
   await db
     .updateTable('session_callers')
     .set({
-      connected_sockets: sql<number>`connected_sockets + 1`,
+      connected_until: presenceLease(),
       link_opened_at: sql<Date>`coalesce(link_opened_at, now())`,
     })
     .where('id', '=', callerId)
     .execute();
 }
 
+/**
+ * A caller's socket closed. `lastHere` (this instance holds no other socket of the caller) ends
+ * the presence lease at once; a socket of the same caller on another instance renews it within
+ * one renewal period, and the session's activity time keeps it resumable meanwhile.
+ */
 export async function callerSocketClosed(
   db: Database,
   sessionId: string,
   callerId: string,
+  lastHere: boolean,
 ): Promise<void> {
-  await db
-    .updateTable('session_callers')
-    .set({ connected_sockets: sql<number>`greatest(connected_sockets - 1, 0)` })
-    .where('id', '=', callerId)
-    .execute();
+  if (lastHere)
+    await db
+      .updateTable('session_callers')
+      .set({ connected_until: sql<Date>`now()` })
+      .where('id', '=', callerId)
+      .execute();
   await db
     .updateTable('tracking_sessions')
     .set({ last_active_at: sql<Date>`now()` })
