@@ -96,6 +96,15 @@ describe('the idle timeout (CJIS 5.5.5)', () => {
       body: { idleTimeoutMinutes: 10 },
     });
     expect(set.body).toEqual({ requireMfa: false, idleTimeoutMinutes: 10 });
+    // A patch with nothing in it changes nothing (it answered 500: found by tests/fuzz).
+    const empty = await call(stack.api, 'PATCH', `/api/v1/teams/${team.id}/security`, {
+      token: admin,
+      body: {},
+    });
+    expect(empty).toMatchObject({
+      status: 200,
+      body: { requireMfa: false, idleTimeoutMinutes: 10 },
+    });
 
     const token = await signIn(stack.api, 'dispatcher2@demo-county.test');
     const policy = await call(stack.api, 'GET', '/api/v1/auth/sessions/policy', { token });

@@ -94,13 +94,17 @@ export async function setTeamSecurity(
   ip?: string,
 ): Promise<TeamSecurity> {
   assertTeamAdmin(principal, teamId);
+  const changes = {
+    ...(patch.requireMfa !== undefined ? { require_mfa: patch.requireMfa } : {}),
+    ...(patch.idleTimeoutMinutes !== undefined
+      ? { idle_timeout_minutes: patch.idleTimeoutMinutes }
+      : {}),
+  };
+  // Nothing to change (`{}`, or only fields the contract drops): the policy as it is, unaudited.
+  // An empty `set` was an SQL syntax error, answered 500 (found by tests/fuzz).
+  if (Object.keys(changes).length === 0) return teamSecurity(db, principal, teamId);
   const row = await db.transaction().execute(async (trx) => {
-    const updated = await updateTeamSecurity(trx, teamId, {
-      ...(patch.requireMfa !== undefined ? { require_mfa: patch.requireMfa } : {}),
-      ...(patch.idleTimeoutMinutes !== undefined
-        ? { idle_timeout_minutes: patch.idleTimeoutMinutes }
-        : {}),
-    });
+    const updated = await updateTeamSecurity(trx, teamId, changes);
     if (updated) {
       await recordAudit(trx, {
         actorUserId: principal.userId,
