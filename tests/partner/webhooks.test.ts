@@ -319,6 +319,12 @@ describe('webhooks', () => {
       events: ['session.started'],
     });
     expect(withPassword.status).toBe(400);
+    // Text no URL parser reads answered 500 (found by tests/fuzz): the contract's check threw.
+    const notAnAddress = await api('POST', '/api/v1/partner/webhooks', {
+      url: '}lgx(=s n',
+      events: ['session.started'],
+    });
+    expect(notAnAddress.status).toBe(400);
 
     const removed = await api('DELETE', `/api/v1/partner/webhooks/${endpoint.webhook.id}`);
     expect(removed.status).toBe(204);
