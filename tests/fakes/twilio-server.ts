@@ -28,6 +28,13 @@ export class FakeTwilio extends HttpFake {
   readonly landlines = new Set<string>();
   /** Answer the next this-many sends with 503. */
   failNext = 0;
+  /**
+   * Runs before a send is answered, the message already accepted (and `messages` holding it):
+   * how a test plays Twilio's status callback overtaking its own answer, or a slow answer.
+   */
+  beforeAnswer: ((message: FakeMessage) => Promise<void>) | undefined;
+  /** While set, every send waits for it before Twilio decides anything: a slow Twilio. */
+  hold: Promise<void> | undefined;
 
   /**
    * POSTs a form to `url` signed as Twilio signs webhooks (X-Twilio-Signature). Twilio signs the
@@ -85,6 +92,7 @@ export class FakeTwilio extends HttpFake {
     if (!form.get('From') && !form.get('MessagingServiceSid')) {
       return error(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required");
     }
+    await this.hold;
     if (this.optedOut.has(to)) {
       return error(400, 21610, 'Attempt to send to unsubscribed recipient');
     }
@@ -104,6 +112,7 @@ export class FakeTwilio extends HttpFake {
       statusCallback: form.get('StatusCallback'),
     };
     this.messages.push(message);
+    await this.beforeAnswer?.(message);
     send(201, {
       sid: message.sid,
       account_sid: this.accountSid,

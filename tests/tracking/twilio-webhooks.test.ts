@@ -20,7 +20,9 @@ let dispatcher: string;
 
 beforeAll(async () => {
   fake = await FakeTwilio.start();
-  stack = await startAuthStack(twilioStackOptions(fake, publicUrl));
+  const options = twilioStackOptions(fake, publicUrl);
+  // The API waits 2 s for a send's outcome, so that a slow Twilio's late answer is quick to play.
+  stack = await startAuthStack({ ...options, env: { ...options.env, SMS_WAIT_MS: '2000' } });
   dispatcher = await signIn(stack.api, dispatcherEmail);
 });
 afterAll(async () => {
@@ -222,5 +224,62 @@ describe('texting through Twilio', () => {
     expect(answer.body).toMatchObject({ error: 'sms-failed' });
     await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'failed');
     await socket.close();
+  });
+
+  it('applies a delivery report that arrives before the worker has stored the message id', async () => {
+    const number = '+12025550176';
+    let early: Response | undefined;
+    // Twilio reports "delivered" before its answer to the send reaches the worker.
+    fake.beforeAnswer = async (message) => {
+      if (message.to !== number) return;
+      early = await twilioPosts(statusPath, {
+        MessageSid: message.sid,
+        MessageStatus: 'delivered',
+        To: number,
+        AccountSid: fake.accountSid,
+      });
+    };
+    try {
+      const { request, socket, answer } = await textCaller(number);
+      expect(answer.status).toBe(200);
+      expect(early?.ok).toBe(true);
+      await socket.next(
+        (frame) => frame.event === 'sms-status' && frame.data.status === 'delivered',
+      );
+      const rows = await sql<{ status: string; kept: number }>`
+        select m.status, (select count(*)::int from sms_early_reports e
+                          where e.provider_message_id = m.provider_message_id) as kept
+        from sms_messages m where m.session_id = ${request.uuid}`.execute(stack.database.db);
+      // Applied, and no longer kept.
+      expect(rows.rows).toEqual([{ status: 'delivered', kept: 0 }]);
+      await socket.close();
+    } finally {
+      fake.beforeAnswer = undefined;
+    }
+  });
+
+  it('tells the dispatcher of a refusal that comes after the API stopped waiting, and fails the request', async () => {
+    const number = '+12025550177';
+    fake.landlines.add(number);
+    let answerTwilio = () => {};
+    fake.hold = new Promise((resolve) => (answerTwilio = resolve));
+    try {
+      const { request, socket, answer } = await textCaller(number);
+      // The API waited its 2 s and answered 200 (the text is still with Twilio, so no 502).
+      expect(answer.status).toBe(200);
+      answerTwilio();
+      await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'failed');
+      await expect
+        .poll(async () => {
+          const session = await sql<{ error: string | null }>`
+            select request_error as error from tracking_sessions
+            where id = ${request.uuid}`.execute(stack.database.db);
+          return session.rows[0]?.error ?? null;
+        })
+        .toBe('sms-failed');
+      await socket.close();
+    } finally {
+      fake.hold = undefined;
+    }
   });
 });

@@ -48,6 +48,7 @@ import { ThreadedWriter, type RowWriter } from './modules/realtime/threaded-writ
 import { Fanout } from './modules/realtime/fanout';
 import { readSeq } from './modules/realtime/frames';
 import { RealtimeHub } from './modules/realtime/hub';
+import { startSmsOutcomeReporter } from './modules/sms/outcome-reporter';
 import { ConsoleSockets } from './modules/realtime/console-sockets';
 import { broadcastRoutes } from './modules/broadcasts/routes';
 import { broadcastsChannel, ConsoleTickets } from './modules/broadcasts/console-tickets';
@@ -241,6 +242,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   caseTransferRoutes(app, { ...deps, realtime, consoleUsers });
   // Offers whose time is up expire within a second, on whichever instance sees them first.
   const stopExpirySweeper = startExpirySweeper({ ...deps, realtime, consoleUsers });
+  // A text's outcome reaches its session whichever instance took the request (issue 18).
+  const stopSmsReporter = startSmsOutcomeReporter({ ...deps, realtime });
   callListRoutes(app, deps);
   verificationRoutes(app, deps);
   auditRoutes(app, deps);
@@ -280,6 +283,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     app.server.off('upgrade', hub.handleUpgrade);
     await stopExpirySweeper();
+    await stopSmsReporter();
     await hub.close(2_000, config.SHUTDOWN_TIMEOUT_MS);
   });
   app.addHook('onClose', async () => {

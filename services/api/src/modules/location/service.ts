@@ -31,7 +31,7 @@ import { advanceSession, mayRejoin } from './lifecycle';
 import { untextableMessage, untextableReason } from '../sms/number-type';
 import { SmsRateLimiter } from '../sms/rate-limit';
 import { announceChatOpenedToNewCallers } from '../chat/service';
-import { recordSessionFact } from '../webhooks/outbox';
+import { reportSmsOutcomes } from '../sms/outcome-reporter';
 import { insertSignedInDispatcherToken } from '../sessions/repo';
 import { openSession } from '../sessions/service';
 import { failPracticeLookup, refuseInPractice, textPracticeCaller } from '../practice/service';
@@ -484,7 +484,8 @@ async function auditText(
 
 /**
  * `sms.send` for a written text, and a short wait for the provider's answer so that a refusal
- * reaches the dispatcher; a late answer is still reported to the session.
+ * reaches the dispatcher at once. An answer after the wait is told to the session by whichever
+ * instance finds it first (sms/outcome-reporter.ts), even if this one is gone by then.
  */
 async function sendText(
   deps: TrackingDeps,
@@ -498,15 +499,11 @@ async function sendText(
     deps.config.SMS_WAIT_MS,
   );
   if (outcome === 'timeout') {
-    // Still retrying: keep listening, so that a late failure still reaches the dispatcher.
-    void deps.queues
-      .waitFor('smsSend', smsId, smsLateOutcomeMs)
-      .then(() => reportSmsOutcome(deps, target, smsId))
-      .catch((error: unknown) => deps.log.error({ err: error }, 'late SMS outcome not reported'));
     await textOut(deps, target.sessionId);
     return { status: 'queued', smsId };
   }
-  const status = await reportSmsOutcome(deps, target, smsId);
+  await reportSmsOutcomes(deps, smsId);
+  const status = textStatus(await findSmsStatus(deps.db, smsId));
   if (status !== 'failed' && status !== 'opted-out') await textOut(deps, target.sessionId);
   return { status: status === 'delivered' ? 'sent' : status, smsId };
 }
@@ -792,39 +789,13 @@ async function textNumbers(
   );
 }
 
-/** sms.send retries for about half a minute (5 attempts, exponential from 2 s). */
-const smsLateOutcomeMs = 5 * 60_000;
-
-/**
- * Tells the session what became of a text: `sms-status` with the row's status, and a failure
- * stored as the request error (SPEC.md §8: "Unable to send SMS request for location").
- */
-async function reportSmsOutcome(
-  deps: TrackingDeps,
-  target: { sessionId: string; callerId: string },
-  smsId: string,
-): Promise<'sent' | 'delivered' | 'failed' | 'opted-out' | 'queued'> {
-  const sms = await findSmsStatus(deps.db, smsId);
-  if (sms && sms.status !== 'queued')
-    await recordSessionFact(deps.db, target.sessionId, {
-      event: 'sms.status',
-      key: `${smsId}:${sms.status}`,
-      data: { callerId: target.callerId, smsId, status: sms.status },
-    });
-  if (sms?.status === 'failed' || sms?.status === 'undelivered') {
-    const optedOut = sms.error === 'opted-out';
-    await advanceSession(deps.db, target.sessionId, {
-      type: 'TEXT_FAILED',
-      code: optedOut ? 'sms-opted-out' : 'sms-failed',
-      at: Date.now(),
-    });
-    await publishSessionEvent(deps.realtime, target, 'sms-status', { status: 'failed' });
-    return optedOut ? 'opted-out' : 'failed';
-  }
-  if (sms?.status === 'sent' || sms?.status === 'delivered') {
-    await publishSessionEvent(deps.realtime, target, 'sms-status', { status: sms.status });
-    return sms.status;
-  }
+/** What became of a text, as the dispatcher's request answers it. */
+function textStatus(
+  sms: { status: string; error: string | null } | undefined,
+): 'sent' | 'delivered' | 'failed' | 'opted-out' | 'queued' {
+  if (sms?.status === 'failed' || sms?.status === 'undelivered')
+    return sms.error === 'opted-out' ? 'opted-out' : 'failed';
+  if (sms?.status === 'sent' || sms?.status === 'delivered') return sms.status;
   return 'queued';
 }
 

@@ -226,3 +226,109 @@ export async function applyDeliveryStatus(
     .executeTakeFirst();
   return row ? { id: row.id, sessionId: row.session_id, callerId: row.caller_id } : undefined;
 }
+
+export async function holdsProviderMessage(
+  db: Database,
+  providerMessageId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sms_messages')
+    .select('id')
+    .where('provider_message_id', '=', providerMessageId)
+    .where('direction', '=', 'outbound')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** An outbound text whose status moved past what its session was last told. */
+export interface UnreportedSms {
+  id: string;
+  sessionId: string;
+  callerId: string | null;
+  status: string;
+  error: string | null;
+  /** What the session was last told (null: nothing yet). */
+  reportedStatus: string | null;
+}
+
+const unreported = (db: Database) =>
+  db
+    .selectFrom('sms_messages')
+    .where('direction', '=', 'outbound')
+    .where('status', '<>', 'queued')
+    .where('session_id', 'is not', null)
+    .where(sql<boolean>`reported_status is distinct from status`);
+
+/**
+ * The texts of the last day whose sessions have news to hear, oldest first. Older rows are
+ * history (imported or seeded), and no dispatcher waits for them.
+ */
+export async function unreportedSmsIds(db: Database, limit = 100): Promise<string[]> {
+  const rows = await unreported(db)
+    .where('created_at', '>', sql<Date>`now() - interval '1 day'`)
+    .select('id')
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Locks a text to report, unless another API instance is reporting it right now (then none).
+ * The lock lasts as long as the caller's transaction, so a report is told once, and again only
+ * when an instance dies between telling it and committing.
+ */
+export async function lockUnreportedSms(
+  trx: Database,
+  smsId: string,
+): Promise<UnreportedSms | undefined> {
+  const row = await unreported(trx)
+    .select(['id', 'session_id', 'caller_id', 'status', 'error', 'reported_status'])
+    .where('id', '=', smsId)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+  return row
+    ? {
+        id: row.id,
+        sessionId: row.session_id!,
+        callerId: row.caller_id,
+        status: row.status,
+        error: row.error,
+        reportedStatus: row.reported_status,
+      }
+    : undefined;
+}
+
+export async function markSmsReported(trx: Database, smsId: string, status: string): Promise<void> {
+  await trx
+    .updateTable('sms_messages')
+    .set({ reported_status: status })
+    .where('id', '=', smsId)
+    .execute();
+}
+
+/**
+ * A delivery report for a message id no row holds yet: Twilio can report before the worker has
+ * stored the id its request returned. Kept until the worker stores it (then applied there,
+ * `services/worker/src/jobs/sms/repo.ts`); a report for a message that is not ours is purged
+ * with the early reports older than a day.
+ */
+export async function keepEarlyReport(
+  db: Database,
+  report: { providerMessageId: string; status: string; error: string | null },
+): Promise<void> {
+  await db
+    .insertInto('sms_early_reports')
+    .values({
+      provider_message_id: report.providerMessageId,
+      status: report.status,
+      error: report.error,
+    })
+    .onConflict((conflict) => conflict.columns(['provider_message_id', 'status']).doNothing())
+    .execute();
+  await db
+    .deleteFrom('sms_early_reports')
+    .where('received_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
+}

@@ -1,18 +1,20 @@
 import { callerTexts, SmsLanguage } from '@locus/contract';
 import type { TrackingDeps } from '../location/service';
 import { publishSessionEvent } from '../realtime/session-publisher';
-import { recordSessionFact } from '../webhooks/outbox';
 import { parseTextLocation, type ParsedTextLocation } from './location-text/parse';
 import {
   applyDeliveryStatus,
   findCallersTextedAt,
+  holdsProviderMessage,
   insertInboundSms,
+  keepEarlyReport,
   lastKnownPosition,
   lastLanguageTexted,
   optIn,
   optOut,
   setInboundNote,
 } from './repo';
+import { reportSmsOutcomes } from './outcome-reporter';
 import { inboundNote, locateFromText, pickCaller } from './text-location';
 
 // The keywords carriers and Twilio treat as opt-out, help and opt-in (CTIA).
@@ -97,36 +99,24 @@ export async function receiveSms(
 const reportedStatuses = ['sent', 'delivered', 'undelivered', 'failed'] as const;
 type ReportedStatus = (typeof reportedStatuses)[number];
 
-/** Twilio's StatusCallback: moves the message's row forward and tells the dispatcher. */
+/**
+ * Twilio's StatusCallback: moves the message's row forward, and the session is told by the
+ * outcome reporter (here at once, or by any instance within a second). A report that comes
+ * before the worker stored the message's id is kept and applied when it is stored.
+ */
 export async function receiveDeliveryStatus(
   deps: TrackingDeps,
   report: { messageSid: string; status: string; errorCode: string | null },
 ): Promise<void> {
   if (!(reportedStatuses as readonly string[]).includes(report.status)) return;
   const status = report.status as ReportedStatus;
-  // The team's webhooks hear of it (sms.status) in the transaction that moves the row: the
-  // delivery exists exactly when the status does. Same key as the API's own report of a send
-  // outcome (location/service.ts), so a status told both ways is delivered once.
-  const changed = await deps.db.transaction().execute(async (trx) => {
-    const row = await applyDeliveryStatus(
-      trx,
-      report.messageSid,
-      status,
-      report.errorCode ? `twilio ${report.errorCode}` : null,
-    );
-    if (row?.sessionId)
-      await recordSessionFact(trx, row.sessionId, {
-        event: 'sms.status',
-        key: `${row.id}:${status}`,
-        data: { callerId: row.callerId, smsId: row.id, status },
-      });
-    return row;
-  });
-  if (changed?.sessionId && changed.callerId && status !== 'sent')
-    await publishSessionEvent(
-      deps.realtime,
-      { sessionId: changed.sessionId, callerId: changed.callerId },
-      'sms-status',
-      { status },
-    );
+  const error = report.errorCode ? `twilio ${report.errorCode}` : null;
+  let row = await applyDeliveryStatus(deps.db, report.messageSid, status, error);
+  if (!row && !(await holdsProviderMessage(deps.db, report.messageSid))) {
+    await keepEarlyReport(deps.db, { providerMessageId: report.messageSid, status, error });
+    // The worker may have stored the id since the first try; if it stores it later, it finds
+    // the kept report (it applies them after committing the id).
+    row = await applyDeliveryStatus(deps.db, report.messageSid, status, error);
+  }
+  if (row) await reportSmsOutcomes(deps, row.id);
 }

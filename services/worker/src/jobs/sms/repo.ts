@@ -62,3 +62,31 @@ export async function recordSmsAttemptError(
     .where('id', '=', smsId)
     .execute();
 }
+
+/**
+ * Twilio's delivery reports that arrived before this message's id was stored (kept by the API,
+ * `sms_early_reports`): applied now, after the id's commit, so that a report kept meanwhile is
+ * seen here or finds the id itself. Forward only, ranked as the API ranks reports
+ * (`applyDeliveryStatus`): queued < sent < delivered, undelivered, failed.
+ */
+export async function applyEarlyReports(
+  db: Database,
+  smsId: string,
+  providerMessageId: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const reports = await trx
+      .deleteFrom('sms_early_reports')
+      .where('provider_message_id', '=', providerMessageId)
+      .returning(['status', 'error'])
+      .execute();
+    const last = reports.find((report) => report.status !== 'sent') ?? reports[0];
+    if (!last) return;
+    await trx
+      .updateTable('sms_messages')
+      .set({ status: last.status, ...(last.error ? { error: last.error } : {}) })
+      .where('id', '=', smsId)
+      .where('status', 'in', last.status === 'sent' ? ['queued'] : ['queued', 'sent'])
+      .execute();
+  });
+}

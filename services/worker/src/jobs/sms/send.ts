@@ -2,7 +2,13 @@ import type { JobPayload } from '@locus/contract';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { JobContext } from '../../processor';
 import { SmsError } from '../../providers/sms';
-import { findSms, markSmsFailed, markSmsSent, recordSmsAttemptError } from './repo';
+import {
+  applyEarlyReports,
+  findSms,
+  markSmsFailed,
+  markSmsSent,
+  recordSmsAttemptError,
+} from './repo';
 
 /**
  * `sms.send`: the row is the source of truth, so a job that runs twice texts once. A number that
@@ -37,6 +43,7 @@ export async function smsSend(
       sent.providerMessageId,
       sms.name === 'outbox' ? undefined : withoutLinkToken(row.body),
     );
+    await applyEarlyReports(db, row.id, sent.providerMessageId);
     return { sent: true };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
