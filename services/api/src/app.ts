@@ -59,6 +59,8 @@ import type { AppDeps } from './platform/deps';
 import { loggerOptions } from './platform/logger';
 import { createMetrics, type Metrics } from './platform/metrics';
 import { createQueues, type Queues } from './platform/queues';
+import { installRequestIds, requestIdOptions } from './platform/telemetry';
+import { smsOfLastHourByStatus } from './platform/telemetry-repo';
 import { overwatchWatchRoutes } from './modules/overwatch/watch-routes';
 import { locationRoutes } from './modules/location/routes';
 import { chatRoutes } from './modules/chat/routes';
@@ -91,6 +93,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     trustProxy:
       typeof config.TRUST_PROXY === 'number' ? hopsTrusted(config.TRUST_PROXY) : config.TRUST_PROXY,
     return503OnClosing: true,
+    ...requestIdOptions,
   });
   const { db, pool } = createDb({
     connectionString: config.DATABASE_URL,
@@ -174,6 +177,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
 
   // Before any route or scope, so that all of them inherit these.
   installErrorHandler(app);
+  installRequestIds(app);
   // An idle-expired session's sockets close on every instance, as at its sign-out.
   const revokeRealtime: RealtimeRevoker = (userId, scope, reason) =>
     revokeUserRealtimeAccess({ db, redis, config }, userId, scope, reason);
@@ -210,6 +214,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     version,
     persistence: writer,
   });
+  metrics.readAtScrape({ queues: queues.all, smsByStatus: () => smsOfLastHourByStatus(db) });
   const mayReadMetrics = metricsAccess(config.METRICS_ALLOW_CIDRS);
   app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
     await mayReadMetrics(request);

@@ -102,6 +102,10 @@ export const ApiConfig = z.object({
     .string()
     .default('127.0.0.0/8,::1/128')
     .refine((text) => isNetworkList(text), 'must be comma-separated addresses or CIDR ranges'),
+  /** OpenTelemetry traces go to this OTLP/HTTP collector (`/v1/traces` is added); unset: off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).default('http/protobuf'),
+  OTEL_SERVICE_NAME: z.string().min(1).default('locus-api'),
   /** The built web app served on the same origin; the API alone runs without it. */
   WEB_DIST_DIR: z.string().default(fileURLToPath(new URL('../../../web/dist', import.meta.url))),
   FIX_BATCH_MAX_ROWS: int(500),

@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { startTracing } from '@locus/telemetry/tracing';
 import { parseConfig } from './config';
 
 let config;
@@ -9,6 +9,14 @@ try {
   process.exit(1);
 }
 
+// Tracing hooks the modules it instruments as they load: the app is imported only after it.
+const tracing = await startTracing({
+  endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  protocol: config.OTEL_EXPORTER_OTLP_PROTOCOL,
+  serviceName: config.OTEL_SERVICE_NAME,
+  fastify: true,
+});
+const { buildApp } = await import('./app');
 const app = await buildApp(config);
 await app.listen({ host: config.HOST, port: config.PORT });
 
@@ -23,6 +31,7 @@ async function shutdown(signal: string): Promise<void> {
   }, config!.SHUTDOWN_TIMEOUT_MS + 5_000);
   force.unref();
   await app.close();
+  await tracing?.shutdown();
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -20,6 +20,12 @@ export const WorkerConfig = z.object({
   REDIS_KEY_PREFIX: z.string().default('locus:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(5),
+  /** Serves Prometheus metrics (job failures, event loop, memory) on this port; unset: none. */
+  WORKER_METRICS_PORT: unsetWhenEmpty(z.coerce.number().int().min(1).max(65535).optional()),
+  /** OpenTelemetry traces go to this OTLP/HTTP collector (`/v1/traces` is added); unset: off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: unsetWhenEmpty(z.string().url().optional()),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).default('http/protobuf'),
+  OTEL_SERVICE_NAME: z.string().min(1).default('locus-worker'),
   /** Location history of ended sessions is deleted this many days after the end. */
   LOCATION_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   /**

@@ -1,8 +1,6 @@
-import { createDb } from '@locus/db';
-import { Redis } from 'ioredis';
+import { startTracing } from '@locus/telemetry/tracing';
 import { pino } from 'pino';
 import { parseWorkerConfig } from './config';
-import { startWorkers } from './worker';
 
 let config;
 try {
@@ -11,6 +9,21 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
+
+// Tracing hooks the modules it instruments as they load: they are imported only after it.
+const tracing = await startTracing({
+  endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  protocol: config.OTEL_EXPORTER_OTLP_PROTOCOL,
+  serviceName: config.OTEL_SERVICE_NAME,
+  fastify: false,
+});
+const [{ createDb }, { Redis }, { startWorkers }, { createWorkerMetrics, serveWorkerMetrics }] =
+  await Promise.all([
+    import('@locus/db'),
+    import('ioredis'),
+    import('./worker'),
+    import('./metrics'),
+  ]);
 
 const log = pino({
   level: config.LOG_LEVEL,
@@ -25,7 +38,12 @@ const { db } = createDb({
 // BullMQ workers block on Redis; it requires maxRetriesPerRequest: null.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
 connection.on('error', (error) => log.error({ err: error }, 'redis error'));
-const workers = await startWorkers(config, { db, connection, log });
+const metrics = config.WORKER_METRICS_PORT ? createWorkerMetrics() : undefined;
+const workers = await startWorkers(config, { db, connection, log, metrics });
+const metricsServer =
+  metrics && config.WORKER_METRICS_PORT
+    ? await serveWorkerMetrics(metrics, config.WORKER_METRICS_PORT, log)
+    : null;
 log.info('worker ready');
 
 let stopping = false;
@@ -35,8 +53,10 @@ async function shutdown(signal: string): Promise<void> {
   log.info({ signal }, 'worker shutting down: letting running jobs finish');
   try {
     await workers.close();
+    metricsServer?.close();
     await connection.quit();
     await db.destroy();
+    await tracing?.shutdown();
     process.exit(0);
   } catch (error) {
     log.error({ err: error }, 'worker did not shut down cleanly');

@@ -1,5 +1,6 @@
 import { bullPrefix, jobs, queueNames, type JobKey } from '@locus/contract';
 import type { Database } from '@locus/db';
+import { jobOrigin, traceJob, type JobOrigin } from '@locus/telemetry';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -11,6 +12,7 @@ import { smsProviderFromConfig } from './providers/sms';
 import { evidenceSigningKey } from './providers/evidence-key';
 import { exportStorageFromConfig } from './providers/storage';
 import { startWorkerHeartbeat } from './heartbeat';
+import type { WorkerMetrics } from './metrics';
 import { createWorkerQueues } from './queues';
 import { missingProcessors, processors } from './registry';
 
@@ -24,7 +26,7 @@ const keyByName = new Map<string, JobKey>(
  */
 export async function startWorkers(
   config: WorkerConfig,
-  deps: { db: Database; connection: Redis; log: Logger },
+  deps: { db: Database; connection: Redis; log: Logger; metrics?: WorkerMetrics },
 ) {
   const missing = missingProcessors();
   if (missing.length > 0) throw new Error(`no processor for job(s): ${missing.join(', ')}`);
@@ -36,11 +38,17 @@ export async function startWorkers(
   const evidenceKey = await evidenceSigningKey(config, deps);
   const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX);
 
-  const process = async (job: Job) => {
+  const run = async (job: Job, origin: JobOrigin) => {
     const key = keyByName.get(job.name);
     if (!key) throw new Error(`unknown job ${job.name}`);
     const payload = jobs[key].payload.parse(job.data);
-    const log = deps.log.child({ job: job.name, jobId: job.id, attempt: job.attemptsMade + 1 });
+    const log = deps.log.child({
+      job: job.name,
+      jobId: job.id,
+      attempt: job.attemptsMade + 1,
+      // The id of the HTTP request that enqueued the job, under the API's own log key.
+      ...(origin.requestId ? { reqId: origin.requestId } : {}),
+    });
     const processor = processors[key] as (
       payload: unknown,
       context: JobContext,
@@ -58,6 +66,20 @@ export async function startWorkers(
       job,
     });
   };
+  // Each attempt as a span of the enqueuing request's trace (when tracing is on), and timed.
+  const process = async (job: Job) => {
+    const started = performance.now();
+    let outcome: 'completed' | 'failed' = 'failed';
+    try {
+      const origin = jobOrigin(job.opts.telemetry?.metadata);
+      const result = await traceJob(job, origin, () => run(job, origin));
+      outcome = 'completed';
+      return result;
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      deps.metrics?.jobRan(job.queueName, job.name, outcome, seconds);
+    }
+  };
 
   const workers = queueNames.map(
     (queue) =>
@@ -72,9 +94,15 @@ export async function startWorkers(
       }),
   );
   for (const worker of workers) {
-    worker.on('failed', (job, error) =>
-      deps.log.error({ err: error, job: job?.name, jobId: job?.id }, 'job failed'),
-    );
+    worker.on('failed', (job, error) => {
+      const requestId = jobOrigin(job?.opts.telemetry?.metadata).requestId;
+      deps.log.error(
+        { err: error, job: job?.name, jobId: job?.id, ...(requestId ? { reqId: requestId } : {}) },
+        'job failed',
+      );
+      // BullMQ sets finishedOn only when it gives up: no attempt left, or an unrecoverable error.
+      if (job) deps.metrics?.jobFailed(worker.name, job.name, job.finishedOn !== undefined);
+    });
   }
 
   // Repeatable jobs are declared here, idempotently: every worker upserts the same schedules.

@@ -1,12 +1,92 @@
 import { deliveryLatencyBucketsMs } from '@locus/contract';
+import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the scrape-time gauges read: shared state, the same from every API instance. */
+export interface ScrapeSources {
+  queues: readonly Queue[];
+  smsByStatus: () => Promise<{ status: string; count: number }[]>;
+}
+
+/** BullMQ job states worth a series each (completed jobs are removed or only kept as history). */
+export const queueStates = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'failed',
+] as const;
+
+/** The outbound statuses of `sms_messages`, reported at zero when no text has them. */
+export const smsStatuses = ['queued', 'sent', 'delivered', 'undelivered', 'failed'] as const;
+
+/** A scrape must not wait on a Redis or Postgres that does not answer. */
+const SCRAPE_READ_TIMEOUT_MS = 2_000;
+
+function withinScrape<T>(read: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), SCRAPE_READ_TIMEOUT_MS);
+  });
+  return Promise.race([read, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** Prometheus metrics of one API process, served at /metrics. */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  let sources: ScrapeSources | null = null;
+  const scrapeFailures = new Counter({
+    name: 'locus_scrape_read_failures_total',
+    help: 'Scrape-time reads (queue depths, texts) that failed or timed out; their gauges are left empty',
+    labelNames: ['source'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    /** Where the scrape-time gauges read from; until it is called they stay empty. */
+    readAtScrape(from: ScrapeSources): void {
+      sources = from;
+    },
+    queueJobs: new Gauge({
+      name: 'locus_queue_jobs',
+      help: 'Jobs in each BullMQ queue, by state, read at scrape time (the same from every API instance)',
+      labelNames: ['queue', 'state'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        if (!sources) return;
+        try {
+          const counts = await withinScrape(
+            Promise.all(sources.queues.map((queue) => queue.getJobCounts(...queueStates))),
+          );
+          sources.queues.forEach((queue, index) => {
+            for (const state of queueStates)
+              this.set({ queue: queue.name, state }, counts[index]![state] ?? 0);
+          });
+        } catch {
+          scrapeFailures.inc({ source: 'queues' });
+        }
+      },
+    }),
+    smsLastHour: new Gauge({
+      name: 'locus_sms_last_hour',
+      help: 'Outbound texts written in the last hour, by their status now, read at scrape time (the same from every API instance)',
+      labelNames: ['status'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        if (!sources) return;
+        try {
+          const rows = await withinScrape(sources.smsByStatus());
+          for (const status of smsStatuses) this.set({ status }, 0);
+          for (const row of rows) this.set({ status: row.status }, row.count);
+        } catch {
+          scrapeFailures.inc({ source: 'sms' });
+        }
+      },
+    }),
     fixesAccepted: new Counter({
       name: 'locus_fixes_accepted_total',
       help: 'Caller fixes accepted and published',

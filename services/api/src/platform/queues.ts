@@ -1,4 +1,5 @@
 import { bullPrefix, jobs, queueNames, type JobKey, type JobPayload } from '@locus/contract';
+import { jobOriginOptions } from '@locus/telemetry';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -20,7 +21,10 @@ export function createQueues(connection: Redis, redisKeyPrefix: string) {
     /** Resolves once the job-completion listeners are running, so that no outcome is missed. */
     ready: () =>
       Promise.all([...events.values()].map((queueEvents) => queueEvents.waitUntilReady())),
-    /** Enqueues a job with its contract options; `jobId` makes a re-enqueue of the same row a no-op. */
+    /**
+     * Enqueues a job with its contract options; `jobId` makes a re-enqueue of the same row a no-op.
+     * Every job carries the request id and trace context it was enqueued under (`jobOriginOptions`).
+     */
     async enqueue<K extends JobKey>(
       key: K,
       payload: JobPayload<K>,
@@ -33,6 +37,7 @@ export function createQueues(connection: Redis, redisKeyPrefix: string) {
         ...job.options,
         ...(jobId ? { jobId } : {}),
         ...(delayMs ? { delay: delayMs } : {}),
+        ...jobOriginOptions(),
       });
     },
     /**
@@ -53,6 +58,7 @@ export function createQueues(connection: Redis, redisKeyPrefix: string) {
         .add(definition.name, definition.payload.parse(payload), {
           ...definition.options,
           jobId,
+          ...jobOriginOptions(),
         });
       return finished(job, queueEvents, timeoutMs);
     },

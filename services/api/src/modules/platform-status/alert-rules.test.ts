@@ -1,4 +1,6 @@
 import { StatusThresholds } from '@locus/contract';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { alertRulesYaml } from './alert-rules';
 
@@ -12,5 +14,24 @@ describe('the Prometheus alert rules', () => {
     expect(yaml).toMatch(
       new RegExp(`process_resident_memory_bytes\\) >= ${thresholds.memoryRssBytes.red}\\n`),
     );
+  });
+});
+
+describe('deploy/observability/alert-rules.yaml', () => {
+  it('is what `npm run alert-rules` prints for the default thresholds', () => {
+    const committed = readFileSync(
+      fileURLToPath(
+        new URL('../../../../../deploy/observability/alert-rules.yaml', import.meta.url),
+      ),
+      'utf8',
+    );
+    expect(committed).toBe(alertRulesYaml(StatusThresholds.parse({})));
+  });
+
+  it('alert on queue backlogs, jobs failed for good and failing texts', () => {
+    const yaml = alertRulesYaml(StatusThresholds.parse({}));
+    expect(yaml).toContain('expr: max by (queue) (locus_queue_jobs{state="waiting"}) >= 100\n');
+    expect(yaml).toMatch(/locus_job_failures_total\{final="true"\}\[15m\]\)\) >= 25\n/);
+    expect(yaml).toMatch(/\/ sum\(max by \(status\) \(locus_sms_last_hour\)\) >= 0\.2\n/);
   });
 });

@@ -1,11 +1,15 @@
 import type { StatusThresholds, Threshold } from '@locus/contract';
 
 /**
- * The Prometheus alert rules for the figures every API instance exports at /metrics, built from
- * the very thresholds the status screen uses (`STATUS_THRESHOLDS` over the defaults): one
- * source, so the screen and the pager never disagree. `npm run alert-rules` prints them; the
- * deployment's Prometheus loads the file. Figures that only the status call measures (queues,
- * Postgres, Redis, texts) are alerted on from there, not here.
+ * The Prometheus alert rules for the figures the API instances (and the workers, for job
+ * failures) export at /metrics, built from the very thresholds the status screen uses
+ * (`STATUS_THRESHOLDS` over the defaults): one source, so the screen and the pager never
+ * disagree. `npm run alert-rules` prints them; `deploy/observability/alert-rules.yaml` is that
+ * output for the defaults (a test keeps it so). Figures that only the status call measures
+ * (Postgres, Redis, e-mail, lookups) are alerted on from there, not here.
+ *
+ * Queue depths and texts are shared state that every API instance reports alike, hence `max`
+ * over instances before any sum.
  */
 interface RuleSource {
   alert: string;
@@ -26,15 +30,38 @@ const sources: RuleSource[] = [
     alert: 'LocusEventLoopLagHigh',
     threshold: 'eventLoopLagMs',
     expr: 'max by (instance) (nodejs_eventloop_lag_p99_seconds) * 1000',
-    summary: 'An API instance is too busy to answer promptly (event-loop delay p99, ms)',
+    summary: 'A Locus process is too busy to answer promptly (event-loop delay p99, ms)',
   },
   {
     alert: 'LocusMemoryHigh',
     threshold: 'memoryRssBytes',
     expr: 'max by (instance) (process_resident_memory_bytes)',
-    summary: 'An API instance uses a lot of memory (resident bytes)',
+    summary: 'A Locus process uses a lot of memory (resident bytes)',
+  },
+  {
+    alert: 'LocusQueueBacklog',
+    threshold: 'queueWaiting',
+    expr: 'max by (queue) (locus_queue_jobs{state="waiting"})',
+    summary: 'Jobs wait in a queue: workers are down, too few or stuck (waiting jobs)',
+  },
+  {
+    alert: 'LocusJobFailures',
+    threshold: 'queueFailed',
+    expr: 'sum by (queue) (increase(locus_job_failures_total{final="true"}[15m]))',
+    summary: 'Jobs of a queue failed for good, every attempt used (last 15 minutes)',
+  },
+  {
+    alert: 'LocusSmsFailures',
+    threshold: 'smsFailureRatio',
+    expr:
+      'sum(max by (status) (locus_sms_last_hour{status=~"failed|undelivered"}))' +
+      ' / sum(max by (status) (locus_sms_last_hour))',
+    summary: 'Texts to callers fail (failed or undelivered, of those written in the last hour)',
   },
 ];
+
+/** A YAML single-quoted scalar, as Prettier writes them (the file is checked with it). */
+const singleQuoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 const comparison = (threshold: Threshold) => (threshold.direction === 'below' ? '<=' : '>=');
 
@@ -52,7 +79,8 @@ export function alertRulesYaml(thresholds: StatusThresholds): string {
         `        expr: ${source.expr} ${comparison(threshold)} ${limit}`,
         '        for: 2m',
         `        labels: { severity: ${severity}, threshold: ${source.threshold} }`,
-        `        annotations: { summary: ${JSON.stringify(source.summary)} }`,
+        '        annotations:',
+        `          summary: ${singleQuoted(source.summary)}`,
       );
     }
   }
