@@ -33,9 +33,12 @@ RUN pnpm --filter @locus/web run build
 FROM pnpm AS deps
 COPY . .
 # `locus` is the workspace root (its devDependencies hold tsx, the runtime loader); the `...`
-# selects each service with the workspace packages it depends on. No web, tests, bench, infra.
-RUN pnpm install --offline --frozen-lockfile --store-dir /pnpm/store \
-      --filter locus --filter '@locus/api...' --filter '@locus/worker...'
+# selects each service with the workspace packages it depends on. No web, tests, bench, infra:
+# the fetched virtual store (every package) is dropped first, and their sources after.
+RUN rm -rf node_modules \
+ && pnpm install --offline --frozen-lockfile --store-dir /pnpm/store \
+      --filter locus --filter '@locus/api...' --filter '@locus/worker...' \
+ && rm -rf web tests bench examples infra
 
 # --- the image -------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { validate as lintDockerfile } from 'dockerfile-utils';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { testEnvironment } from '../support/environment';
@@ -35,6 +36,10 @@ function stages(): { from: string; name: string | undefined; lines: string[] }[]
 describe('the Dockerfile', () => {
   const all = stages();
   const final = all.at(-1)!;
+
+  it("is a well-formed Dockerfile (dockerfile-utils, the Docker language server's validator)", () => {
+    expect(lintDockerfile(dockerfile).map((each) => each.message)).toEqual([]);
+  });
 
   it('builds in stages and runs as a user of its own, not root', () => {
     expect(all.length).toBeGreaterThanOrEqual(3);
