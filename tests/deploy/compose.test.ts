@@ -104,6 +104,12 @@ describe('deploy/compose.yaml', () => {
     expect(composeText).toContain(`mc mb --ignore-existing store/${worker.S3_BUCKET}`);
   });
 
+  it('gives the one-shot minio-setup a script that sh parses', async () => {
+    const [script] = compose.services['minio-setup']!.command!;
+    // `$$` is compose's escape for a `$` that the shell, not compose, expands.
+    await expect(run('sh', ['-n', '-c', script!.replaceAll('$$', '$')])).resolves.toBeDefined();
+  });
+
   it('holds no secret: each comes from deploy/.env (compose refuses to start without it)', () => {
     const interpolated = new Set(
       [...composeText.matchAll(/\$\{([A-Z0-9_]+)/g)].map((match) => match[1]!),
