@@ -204,7 +204,7 @@ describe('deploy/haproxy.cfg in front of two real API instances', () => {
       if (Date.now() > deadline) throw new Error(`HAProxy did not reach both instances: ${log}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-  }, 60_000);
+  }, 300_000); // a fresh machine installs HAProxy first
 
   afterAll(async () => {
     if (haproxy?.pid) haproxy.kill('SIGTERM');
