@@ -58,7 +58,11 @@ const scenarios: Record<string, object> = {
       image: { digest: `sha256:${'ab'.repeat(32)}` },
       serviceAccount: { create: false, name: 'locus-runner' },
       api: { autoscaling: { enabled: false }, replicas: 3 },
-      worker: { autoscaling: { enabled: false }, podDisruptionBudget: { enabled: false } },
+      worker: {
+        autoscaling: { enabled: false },
+        podDisruptionBudget: { enabled: false },
+        metricsPort: 9464,
+      },
       ingress: { tlsSecretName: '', annotations: { 'example.org/team': 'dispatch' } },
       migrations: { enabled: false },
     },
@@ -152,6 +156,17 @@ describe.each(Object.entries(scenarios))('the Helm chart with %s', (_name, value
     expect(existsSync(join(repoRoot, container.command[3]))).toBe(true);
     expect(container.resources.requests.cpu).toBeDefined();
     expect(container.envFrom).toEqual([{ secretRef: { name: 'locus-secrets' } }]);
+    const metricsPort = (values as { worker?: { metricsPort?: number } }).worker?.metricsPort;
+    const env = container.env as { name: string; value?: string }[];
+    if (metricsPort) {
+      expect(container.ports).toEqual([
+        { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
+      ]);
+      expect(env).toContainEqual({ name: 'WORKER_METRICS_PORT', value: String(metricsPort) });
+    } else {
+      expect(container.ports).toBeUndefined();
+      expect(env.map((each) => each.name)).not.toContain('WORKER_METRICS_PORT');
+    }
   });
 
   it('selects the pods it means: Service, PodDisruptionBudgets, autoscalers, Ingress', () => {

@@ -40,14 +40,25 @@ spec:
             matchLabels:
               {{- include "locus.selectorLabels" (list . "worker") | nindent 14 }}
       containers:
-        # No HTTP listener and so no probe: the worker exits on a fatal error (and is restarted),
-        # and the API's /api/v1/health reports its heartbeat (checks.worker).
+        # No probe: the worker serves no health endpoint (at most /metrics, worker.metricsPort).
+        # It exits on a fatal error (and is restarted), and the API's /api/v1/health reports its
+        # heartbeat (checks.worker).
         - name: worker
           image: {{ include "locus.image" . }}
           imagePullPolicy: {{ .Values.image.pullPolicy }}
           command: ['node', '--import', 'tsx', 'services/worker/src/main.ts']
+          {{- with .Values.worker.metricsPort }}
+          ports:
+            - name: metrics
+              containerPort: {{ . }}
+              protocol: TCP
+          {{- end }}
           env:
             {{- include "locus.env" . | trim | nindent 12 }}
+            {{- with .Values.worker.metricsPort }}
+            - name: WORKER_METRICS_PORT
+              value: {{ . | quote }}
+            {{- end }}
           envFrom:
             {{- include "locus.envFrom" . | nindent 12 }}
           resources:
