@@ -33,6 +33,8 @@ export class FakeTwilio extends HttpFake {
    * how a test plays Twilio's status callback overtaking its own answer, or a slow answer.
    */
   beforeAnswer: ((message: FakeMessage) => Promise<void>) | undefined;
+  /** How many times the message list was read (a retry asking whether a text went out). */
+  listCalls = 0;
   /** While set, every send waits for it before Twilio decides anything: a slow Twilio. */
   hold: Promise<void> | undefined;
 
@@ -73,15 +75,37 @@ export class FakeTwilio extends HttpFake {
         more_info: `https://www.twilio.com/docs/errors/${code}`,
         status,
       });
-    const path = new URL(request.url ?? '/', 'http://fake').pathname;
+    const url = new URL(request.url ?? '/', 'http://fake');
+    const path = url.pathname;
+    const listPath = `/2010-04-01/Accounts/${this.accountSid}/Messages.json`;
+    if (request.method === 'GET' && path === listPath) {
+      if (request.headers.authorization !== this.basicAuth()) {
+        return error(401, 20003, 'Authenticate');
+      }
+      this.listCalls += 1;
+      // Twilio's list page: newest first, optionally filtered by To.
+      const to = url.searchParams.get('To');
+      const pageSize = Number(url.searchParams.get('PageSize') ?? 50);
+      const matching = this.messages.filter((message) => !to || message.to === to).reverse();
+      return send(200, {
+        messages: matching.slice(0, pageSize).map((message) => this.resource(message)),
+        page: 0,
+        page_size: pageSize,
+        first_page_uri: `${listPath}?PageSize=${pageSize}&Page=0`,
+        next_page_uri: null,
+        previous_page_uri: null,
+        uri: `${listPath}?PageSize=${pageSize}&Page=0`,
+        start: 0,
+        end: Math.max(0, Math.min(pageSize, matching.length) - 1),
+      });
+    }
     if (
       request.method !== 'POST' ||
       path !== `/2010-04-01/Accounts/${this.accountSid}/Messages.json`
     ) {
       return error(404, 20404, 'The requested resource was not found');
     }
-    const expected = `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString('base64')}`;
-    if (request.headers.authorization !== expected) {
+    if (request.headers.authorization !== this.basicAuth()) {
       return error(401, 20003, 'Authenticate');
     }
     const form = new URLSearchParams(await readBody(request));
@@ -113,19 +137,28 @@ export class FakeTwilio extends HttpFake {
     };
     this.messages.push(message);
     await this.beforeAnswer?.(message);
-    send(201, {
+    send(201, this.resource(message));
+  }
+
+  private basicAuth(): string {
+    return `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString('base64')}`;
+  }
+
+  /** A message as Twilio's REST API answers it. */
+  private resource(message: FakeMessage) {
+    return {
       sid: message.sid,
       account_sid: this.accountSid,
-      to,
+      to: message.to,
       from: message.from,
       messaging_service_sid: message.messagingServiceSid,
-      body,
+      body: message.body,
       status: 'queued',
       num_segments: '1',
       direction: 'outbound-api',
       api_version: '2010-04-01',
       date_created: new Date().toUTCString(),
       uri: `/2010-04-01/Accounts/${this.accountSid}/Messages/${message.sid}.json`,
-    });
+    };
   }
 }

@@ -91,6 +91,12 @@ export async function startWorkers(
           queue === jobs.webhookDeliver.queue
             ? config.WEBHOOK_CONCURRENCY
             : config.WORKER_CONCURRENCY,
+        // A worker that dies mid-job (SIGKILL, OOM, a lost node) holds its jobs until their lock
+        // runs out and another worker's stall check hands them back: 10 + 5 s instead of
+        // BullMQ's 30 + 30, so a caller's text waits seconds, not a minute. The lock is renewed
+        // every 5 s while the job runs, so only a process stuck that long loses it.
+        lockDuration: 10_000,
+        stalledInterval: 5_000,
       }),
   );
   for (const worker of workers) {

@@ -406,6 +406,7 @@ export interface SmsMessages {
   provider: string | null;
   provider_message_id: string | null;
   reported_status: string | null;
+  send_attempted_at: Timestamp | null;
   sent_at: Timestamp | null;
   session_id: string | null;
   status: string;

@@ -38,6 +38,7 @@ import * as evidenceFixes from './2026-11-29T15-10_evidence-fixes';
 import * as webhookLeases from './2026-11-29T15-20_webhook-leases';
 import * as storedAt from './2026-11-29T15-30_stored-at';
 import * as reliabilityGaps from './2026-11-29T20-00_reliability-gaps';
+import * as smsSendAttempts from './2026-11-29T20-30_sms-send-attempts';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T15-20_webhook-leases': webhookLeases,
   '2026-11-29T15-30_stored-at': storedAt,
   '2026-11-29T20-00_reliability-gaps': reliabilityGaps,
+  '2026-11-29T20-30_sms-send-attempts': smsSendAttempts,
 };

@@ -12,6 +12,23 @@ export async function findSms(db: Database, smsId: string) {
 }
 
 /**
+ * Records that the text is being handed to the provider; returns when an earlier attempt did,
+ * if one did (its outcome is then unknown: it may have been accepted).
+ */
+export async function markSendAttempt(db: Database, smsId: string): Promise<Date | null> {
+  const row = await db
+    .with('before', (query) =>
+      query.selectFrom('sms_messages').select('send_attempted_at').where('id', '=', smsId),
+    )
+    .updateTable('sms_messages')
+    .set({ send_attempted_at: sql<Date>`coalesce(sms_messages.send_attempted_at, now())` })
+    .where('id', '=', smsId)
+    .returning((eb) => eb.selectFrom('before').select('before.send_attempted_at').as('previous'))
+    .executeTakeFirst();
+  return row?.previous ?? null;
+}
+
+/**
  * Only a queued row becomes sent: a row sent by an earlier attempt stays as it was. `body`
  * replaces the stored text (the link's token blanked once the phone has it).
  */

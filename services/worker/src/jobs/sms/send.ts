@@ -5,6 +5,7 @@ import { SmsError } from '../../providers/sms';
 import {
   applyEarlyReports,
   findSms,
+  markSendAttempt,
   markSmsFailed,
   markSmsSent,
   recordSmsAttemptError,
@@ -25,6 +26,16 @@ export async function smsSend(
   if (row.opted_out) {
     await markSmsFailed(db, row.id, sms.name, 'opted-out');
     return { sent: false, skipped: 'opted-out' };
+  }
+  // An earlier attempt may have reached the provider and died before storing its answer: a
+  // provider that can tell says whether it has the text, and then it is stored, not resent.
+  const earlier = await markSendAttempt(db, row.id);
+  const already = earlier && sms.findSent ? await findEarlierSend(sms, row, log) : undefined;
+  if (already) {
+    await markSmsSent(db, row.id, sms.name, already.providerMessageId, withoutLinkToken(row.body));
+    await applyEarlyReports(db, row.id, already.providerMessageId);
+    log.warn({ smsId: row.id }, 'text found at the provider after a lost answer; not sent again');
+    return { sent: true, skipped: 'already-sent' };
   }
   try {
     const sent = await sms.send({
@@ -55,6 +66,20 @@ export async function smsSend(
     else await recordSmsAttemptError(db, row.id, message);
     log.warn({ err: error, smsId: row.id }, 'text message not sent; will retry');
     throw error;
+  }
+}
+
+/** A failed lookup must not stop the text: better twice than never (logged, then sent). */
+async function findEarlierSend(
+  sms: JobContext['sms'],
+  row: { id: string; phone_number: string; body: string },
+  log: JobContext['log'],
+) {
+  try {
+    return await sms.findSent?.({ to: row.phone_number, body: row.body });
+  } catch (error) {
+    log.warn({ err: error, smsId: row.id }, 'could not ask the provider for an earlier send');
+    return undefined;
   }
 }
 

@@ -56,6 +56,13 @@ export class TwilioSmsProvider implements SmsProvider {
       : twilio(config.accountSid, config.authToken);
   }
 
+  /** The newest messages to the number (Twilio lists newest first), matched on the exact body. */
+  async findSent(message: Pick<OutgoingSms, 'to' | 'body'>): Promise<SentSms | undefined> {
+    const recent = await this.client.messages.list({ to: message.to, limit: 50 });
+    const sent = recent.find((candidate) => candidate.body === message.body);
+    return sent ? { providerMessageId: sent.sid, status: sent.status } : undefined;
+  }
+
   async send(message: OutgoingSms): Promise<SentSms> {
     const sender = this.config.from.startsWith('MG')
       ? { messagingServiceSid: this.config.from }
