@@ -21,7 +21,7 @@ WORKDIR /app
 # stands still. Later installs are --offline against it, and --frozen-lockfile: exactly what
 # pnpm-lock.yaml says, or the build fails.
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
-RUN pnpm fetch --frozen-lockfile --store-dir /pnpm/store
+RUN pnpm fetch --store-dir /pnpm/store
 
 # --- build: the whole workspace, then the web app -------------------------------------------
 FROM pnpm AS build
@@ -63,8 +63,8 @@ COPY --from=deps /app /app
 COPY --from=build /app/web/dist /app/web/dist
 USER locus:locus
 EXPOSE 3000
-# The API's health (Postgres and Redis reachable). The worker has no HTTP listener: run it with
-# the health check turned off (compose: `healthcheck: disable: true`); the API reports it.
+# The API's health (Postgres and Redis reachable). The worker serves no health endpoint: run it
+# with the health check turned off (compose: `healthcheck: disable: true`); the API reports it.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
