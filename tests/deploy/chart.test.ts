@@ -61,7 +61,7 @@ const scenarios: Record<string, object> = {
       worker: {
         autoscaling: { enabled: false },
         podDisruptionBudget: { enabled: false },
-        metricsPort: 9464,
+        metricsPort: '',
       },
       ingress: { tlsSecretName: '', annotations: { 'example.org/team': 'dispatch' } },
       migrations: { enabled: false },
@@ -156,8 +156,11 @@ describe.each(Object.entries(scenarios))('the Helm chart with %s', (_name, value
     expect(existsSync(join(repoRoot, container.command[3]))).toBe(true);
     expect(container.resources.requests.cpu).toBeDefined();
     expect(container.envFrom).toEqual([{ secretRef: { name: 'locus-secrets' } }]);
-    const metricsPort = (values as { worker?: { metricsPort?: number } }).worker?.metricsPort;
+    const configured = (values as { worker?: { metricsPort?: number | '' } }).worker?.metricsPort;
+    const metricsPort = configured ?? 9464; // values.yaml's default
     const env = container.env as { name: string; value?: string }[];
+    const documented = new Set(envFileNames(envExample));
+    for (const { name } of env) expect(documented, name).toContain(name);
     if (metricsPort) {
       expect(container.ports).toEqual([
         { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
