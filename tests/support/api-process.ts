@@ -26,14 +26,20 @@ export interface ApiProcess {
   child: ChildProcess;
   /** SIGTERM, as a process manager would send, and wait for the exit code. */
   stop(): Promise<number | null>;
+  /** `kill -9`: no shutdown runs; whatever the process held in memory is gone. */
+  kill(): Promise<void>;
+  port: number;
 }
 
 /** The API as its own OS process, exactly as deployed: `node --import tsx services/api/src/main.ts`. */
 export async function startApiProcess(options: {
   databaseUrl: string;
   redisPrefix: string;
+  /** A known port (a restart behind a load balancer); a free one by default. */
+  port?: number;
+  env?: Record<string, string>;
 }): Promise<ApiProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(repoRoot, 'services/api/src/main.ts')],
@@ -50,6 +56,7 @@ export async function startApiProcess(options: {
         LOG_LEVEL: 'warn',
         DB_POOL_MAX: '4',
         DEV_OUTBOX: 'on',
+        ...options.env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
@@ -72,9 +79,14 @@ export async function startApiProcess(options: {
     url,
     wsUrl: `ws://127.0.0.1:${port}`,
     child,
+    port,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -21,6 +21,7 @@ export class TestSocket {
     resolve: (frame: ReceivedFrame) => void;
   }[] = [];
   private closeWaiters: ((code: number) => void)[] = [];
+  private readonly listeners: ((frame: ReceivedFrame) => void)[] = [];
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data, isBinary) => {
@@ -28,6 +29,7 @@ export class TestSocket {
       const frame = JSON.parse(data.toString()) as ReceivedFrame;
       this.frames.push(frame);
       this.counts.set(frame.event, (this.counts.get(frame.event) ?? 0) + 1);
+      for (const listener of this.listeners) listener(frame);
       this.waiters = this.waiters.filter((waiter) => {
         if (!waiter.match(frame)) return true;
         waiter.resolve(frame);
@@ -54,6 +56,11 @@ export class TestSocket {
 
   send(event: string, data: unknown): void {
     this.ws.send(JSON.stringify({ event, data }));
+  }
+
+  /** Calls `listener` with every frame from now on (a client's own bookkeeping). */
+  onFrame(listener: (frame: ReceivedFrame) => void): void {
+    this.listeners.push(listener);
   }
 
   sendRaw(text: string | Buffer): void {

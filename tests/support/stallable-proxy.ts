@@ -11,6 +11,11 @@ export interface StallableProxy {
   /** `url` with its host and port replaced by the proxy's. */
   url: string;
   stall(): void;
+  /**
+   * Like a stopped Postgres: every open connection is reset and new ones are closed at once,
+   * until `resume()`.
+   */
+  down(): void;
   resume(): void;
   close(): Promise<void>;
 }
@@ -22,11 +27,17 @@ export async function stallableProxy(url: string): Promise<StallableProxy> {
   const held: [to: Socket, chunk: Buffer][] = [];
   const waiting: (() => void)[] = [];
   let stalled = false;
+  let refusing = false;
 
   const forward = (from: Socket, to: Socket) =>
     from.on('data', (chunk: Buffer) => (stalled ? held.push([to, chunk]) : to.write(chunk)));
 
   const server: Server = createServer((client) => {
+    if (refusing) {
+      client.on('error', () => undefined);
+      client.resetAndDestroy();
+      return;
+    }
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => undefined);
@@ -60,7 +71,12 @@ export async function stallableProxy(url: string): Promise<StallableProxy> {
     stall: () => {
       stalled = true;
     },
+    down: () => {
+      refusing = true;
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
     resume: () => {
+      refusing = false;
       stalled = false;
       for (const [to, chunk] of held.splice(0)) to.write(chunk);
       for (const open of waiting.splice(0)) open();

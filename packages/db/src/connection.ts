@@ -26,7 +26,12 @@ export function createPool({
     max: maxConnections,
     application_name: applicationName,
   });
-  pool.on('error', onIdleError);
+  // pg hangs the failed client on the error: a logger would write its whole state (kilobytes of
+  // type tables) once per pooled connection when Postgres goes away.
+  pool.on('error', (error: Error & { client?: unknown }) => {
+    delete error.client;
+    onIdleError(error);
+  });
   return pool;
 }
 
