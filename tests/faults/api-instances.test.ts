@@ -40,7 +40,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** GET /api/v1/health through the balancer until stopped: what a console's polling sees. */
+/**
+ * GET /api/v1/config through the balancer until stopped: what a console's page load sees. (Not
+ * the health route: a stopping instance answers that 503 on purpose, to leave the rotation.)
+ */
 function pollRest(): {
   stop(): Promise<{ requests: number; failed: number; failures: string[] }>;
 } {
@@ -51,7 +54,7 @@ function pollRest(): {
   const loop = (async () => {
     while (running) {
       requests += 1;
-      const outcome = await fetch(`${lb.url}/api/v1/health`).then(
+      const outcome = await fetch(`${lb.url}/api/v1/config`).then(
         (response) => String(response.status),
         (error: unknown) => String(error),
       );
@@ -118,8 +121,8 @@ describe('two API instances behind HAProxy', () => {
       const port = apis[index].port;
       expect(await apis[index].stop()).toBe(0);
       apis[index] = await start(port);
-      // HAProxy takes it back after two passed checks (2 s apart).
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      // As a deploy tool does: the next instance stops only once the balancer uses this one.
+      await lb.waitUp(index === 0 ? 'api-1' : 'api-2');
     }
     const restarted = Date.now();
     const resumedMs = await live!.waitResumed(restarted, 30_000);
