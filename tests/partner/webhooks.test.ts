@@ -234,6 +234,14 @@ describe('webhooks', () => {
       events: ['session.started', 'session.ended'],
     });
     expect(fewer.body.events).toEqual(['session.started', 'session.ended']);
+    // A change with nothing in it changes nothing (it answered 500: found by tests/fuzz).
+    const unchanged = await api<Webhook>(
+      'PATCH',
+      `/api/v1/partner/webhooks/${endpoint.webhook.id}`,
+      {},
+    );
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.body.events).toEqual(['session.started', 'session.ended']);
     receiver.received.length = 0;
     receiver.answers = [500, 503];
     const located = await api<PartnerSession>('POST', '/api/v1/partner/locates', {

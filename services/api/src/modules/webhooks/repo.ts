@@ -119,16 +119,20 @@ export async function updateWebhook(
     enabled?: boolean | undefined;
   },
 ): Promise<WebhookRow | undefined> {
+  const changes = {
+    ...(change.url !== undefined ? { url: change.url } : {}),
+    ...(change.events !== undefined ? { events: change.events } : {}),
+    ...(change.description !== undefined ? { description: change.description } : {}),
+    ...(change.enabled !== undefined
+      ? { enabled: change.enabled, ...(change.enabled ? { disabled_reason: null } : {}) }
+      : {}),
+  };
+  // Nothing to change: the endpoint as it is (an empty `set` was an SQL syntax error, answered
+  // 500; found by tests/fuzz).
+  if (Object.keys(changes).length === 0) return findWebhook(db, teamId, id);
   const row = await db
     .updateTable('partner_webhooks')
-    .set({
-      ...(change.url !== undefined ? { url: change.url } : {}),
-      ...(change.events !== undefined ? { events: change.events } : {}),
-      ...(change.description !== undefined ? { description: change.description } : {}),
-      ...(change.enabled !== undefined
-        ? { enabled: change.enabled, ...(change.enabled ? { disabled_reason: null } : {}) }
-        : {}),
-    })
+    .set(changes)
     .where('team_id', '=', teamId)
     .where('id', '=', id)
     .returning(columns)
