@@ -264,7 +264,9 @@ export async function startFuzzStack(env: Record<string, string>): Promise<FuzzS
         .set({ last_name: `Fuzzsurname${key}` })
         .where('id', '=', roles[key === 'demo' ? 'demoDispatcher' : 'neighbourDispatcher'].userId!)
         .execute();
-      for (;;) {
+      for (let waited = 0; ; waited += 100) {
+        if (waited > 60_000)
+          throw new Error(`seeding: no text to ${numbers.texted} in the dev outbox after 60 s`);
         const texts = await outboxSms(api, numbers.texted);
         if (texts.length > 0) {
           team.callerTokens.push(linkTokenIn(texts[0]!.body));

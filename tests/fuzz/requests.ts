@@ -196,14 +196,14 @@ function encodeBody(contentType: string, body: unknown): string {
  * broken (a hostile path segment or query value, a body missing a required field or with a
  * hostile one, unparseable JSON, the wrong content type, a hostile header).
  */
+export type PoolContext = 'demo' | 'neighbour' | 'locus' | 'any';
+
 export function requestArbitrary(
   operation: Operation,
-  poolFor: (context: 'demo' | 'neighbour' | 'locus' | 'any') => ValuePool,
+  poolFor: (context: PoolContext) => ValuePool,
+  contexts: readonly PoolContext[] = ['demo', 'neighbour', 'locus', 'any'],
 ): fc.Arbitrary<FuzzRequest> {
-  const contexts = (['demo', 'neighbour', 'locus', 'any'] as const).map((context) =>
-    requestFrom(operation, poolFor(context)),
-  );
-  return fc.oneof(...contexts);
+  return fc.oneof(...contexts.map((context) => requestFrom(operation, poolFor(context))));
 }
 
 function requestFrom(operation: Operation, pool: ValuePool): fc.Arbitrary<FuzzRequest> {
