@@ -31,6 +31,8 @@ export class BatchWriter {
   private events: EventRow[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** Rows in the write in progress: taken off the queues, not yet committed. */
+  private writing = 0;
   private failures = 0;
   /** Rows ever queued and ever written, per table: what `flush` waits on. */
   private readonly queued = { fixes: 0, events: 0 };
@@ -122,6 +124,7 @@ export class BatchWriter {
     const fixes = this.fixes.splice(0, this.options.maxRows);
     const events = this.events.splice(0, this.options.maxRows);
     const started = process.hrtime.bigint();
+    this.writing = fixes.length + events.length;
     try {
       await this.db.transaction().execute(async (trx) => {
         await insertFixes(trx, fixes);
@@ -157,20 +160,28 @@ export class BatchWriter {
         { err: error, pending: this.pending, failures: this.failures },
         'persisting location batch failed; will retry',
       );
+    } finally {
+      this.writing = 0;
     }
   }
 
-  /** On shutdown: keep flushing until everything is written or the deadline passes. */
+  /**
+   * On shutdown: keep flushing until everything is written or the deadline passes. A write in
+   * progress counts: its rows are no longer queued (`pending` may be 0) but not yet committed,
+   * and whoever awaits the drain stops the thread and its connections next, which would roll
+   * that transaction back (tests/realtime/writer-drain.test.ts).
+   */
   async drain(deadline: number): Promise<void> {
     this.clearTimer();
-    while (this.pending > 0 && Date.now() < deadline) {
+    while ((this.pending > 0 || this.flushing) && Date.now() < deadline) {
       await this.flushOnce();
       if (this.failures > 0) await new Promise((wait) => setTimeout(wait, 200));
     }
     this.clearTimer();
-    if (this.pending > 0)
+    const unwritten = this.pending + this.writing;
+    if (unwritten > 0)
       this.log.error(
-        { pending: this.pending },
+        { pending: unwritten },
         'shutdown deadline passed with unpersisted rows (they remain in the Redis replay stream)',
       );
   }
