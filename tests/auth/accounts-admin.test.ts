@@ -121,6 +121,16 @@ describe('PATCH /users/{id}', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ isAdmin: true, psapId: null });
+    // An agency that does not exist is the client's mistake (it answered 500: found by tests/fuzz).
+    const noAgency = await call(stack.api, 'PATCH', `/api/v1/users/${id}`, {
+      token: owner,
+      body: { psapId: 568846760 },
+    });
+    expect(noAgency.status).toBe(400);
+    expect(noAgency.body).toMatchObject({
+      error: 'validation-failed',
+      issues: [{ path: 'psapId', message: 'No such agency' }],
+    });
     const audit = await stack.database.db
       .selectFrom('audit_log')
       .selectAll()

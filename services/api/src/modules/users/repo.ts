@@ -122,6 +122,11 @@ export async function confirmAddress(
   return 'confirmed';
 }
 
+/** Postgres's foreign_key_violation: a reference to a row that does not exist (an agency id). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === '23503';
+}
+
 /** Postgres's unique_violation: a concurrent confirmation of the same address won. */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';

@@ -9,6 +9,7 @@ import {
   confirmAddress,
   findMemberships,
   findUser,
+  isForeignKeyViolation,
   isUniqueViolation,
   updateUser,
   type UserChanges,
@@ -86,6 +87,12 @@ export async function patchUser(
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw taken();
+    // psap_id is the only reference a patch sets: an agency id that does not exist answered 500
+    // (found by tests/fuzz).
+    if (isForeignKeyViolation(error))
+      throw new ApiError(400, 'validation-failed', 'The request body is not valid.', [
+        { path: 'psapId', message: 'No such agency' },
+      ]);
     throw error;
   }
   if (demoted)
