@@ -26,8 +26,15 @@ interface Dispatcher {
   sessionId: string;
   token: string;
   socket: TestSocket | undefined;
-  /** Every seq received, of every event. */
-  seqs: Set<number>;
+  /** The highest seq taken, as the dashboard keeps it (web/src/dashboard/dispatcher-socket.ts). */
+  lastSeq: number;
+  /** Seqs skipped on arrival (a frame came with seq > lastSeq + 1): lost for the dashboard. */
+  gaps: number;
+  /** Frames dropped because their seq was not above lastSeq (a replay overlapping live). */
+  stale: number;
+  /** The event each seq carried, to catch a seq handed out twice. */
+  seqEvents: Map<number, string>;
+  seqReused: number;
   /** When each fix (by capturedAt) was first delivered; duplicate deliveries counted apart. */
   fixes: Map<number, number>;
   duplicateDeliveries: number;
@@ -68,7 +75,11 @@ export class LiveSessions {
         sessionId: session.sessionId,
         token: session.dispatcherToken,
         socket: undefined,
-        seqs: new Set(),
+        lastSeq: 0,
+        gaps: 0,
+        stale: 0,
+        seqEvents: new Map(),
+        seqReused: 0,
         fixes: new Map(),
         duplicateDeliveries: 0,
         droppedAt: undefined,
@@ -141,6 +152,8 @@ export class LiveSessions {
     let undelivered = 0;
     let gaps = 0;
     let duplicateDeliveries = 0;
+    let stale = 0;
+    let seqReused = 0;
     const resumes: number[] = [];
     for (const [index, caller] of this.callers.entries()) {
       const dispatcher = this.dispatchers[index]!;
@@ -148,8 +161,9 @@ export class LiveSessions {
       unacked += caller.unacked.size;
       for (const capturedAt of caller.acked)
         if (!dispatcher.fixes.has(capturedAt)) undelivered += 1;
-      const highest = Math.max(0, ...dispatcher.seqs);
-      gaps += highest - dispatcher.seqs.size;
+      gaps += dispatcher.gaps;
+      stale += dispatcher.stale;
+      seqReused += dispatcher.seqReused;
       duplicateDeliveries += dispatcher.duplicateDeliveries;
       resumes.push(...dispatcher.resumedAfterMs);
     }
@@ -159,6 +173,8 @@ export class LiveSessions {
       unacked,
       undelivered,
       gaps,
+      seqReused,
+      staleFramesDropped: stale,
       duplicateDeliveries,
       dispatcherReconnects: resumes.length,
       callerReconnects: this.callers.reduce((sum, caller) => sum + caller.reconnects, 0),
@@ -257,12 +273,17 @@ export class LiveSessions {
           dispatcher.droppedAt ??= Date.now();
           setTimeout(() => void this.connectDispatcher(dispatcher), reconnectDelayMs());
         });
-        const lastSeq = contiguous(dispatcher.seqs);
+        // Exactly what the dashboard sends: the highest seq it took.
+        const lastSeq = dispatcher.lastSeq;
         socket.send('join', {
           sessionId: dispatcher.sessionId,
           ...(lastSeq > 0 ? { lastSeq } : {}),
         });
-        await socket.next((frame) => frame.event === 'joined' || frame.event === 'error');
+        const answer = await socket.next(
+          (frame) => frame.event === 'joined' || frame.event === 'error',
+        );
+        if (answer.event === 'error')
+          throw new Error(`join refused: ${JSON.stringify(answer.data)}`);
         if (dispatcher.droppedAt !== undefined) {
           dispatcher.resumedAfterMs.push(Date.now() - dispatcher.droppedAt);
           dispatcher.droppedAt = undefined;
@@ -274,21 +295,25 @@ export class LiveSessions {
     }
   }
 
+  /** The dashboard's rule: a session event is taken only when its seq is above the last one. */
   private received(dispatcher: Dispatcher, frame: ReceivedFrame): void {
     const seq = frame.data.seq;
-    if (typeof seq === 'number') dispatcher.seqs.add(seq);
+    if (typeof seq !== 'number') return;
+    const seen = dispatcher.seqEvents.get(seq);
+    const identity = `${frame.event}:${String(frame.data.dateTimeCaptured ?? '')}`;
+    if (seen !== undefined && seen !== identity) dispatcher.seqReused += 1;
+    dispatcher.seqEvents.set(seq, identity);
+    if (seq <= dispatcher.lastSeq) {
+      dispatcher.stale += 1;
+      return;
+    }
+    if (seq > dispatcher.lastSeq + 1) dispatcher.gaps += seq - dispatcher.lastSeq - 1;
+    dispatcher.lastSeq = seq;
     if (frame.event !== 'new-location-available') return;
     const capturedAt = Date.parse(String(frame.data.dateTimeCaptured));
     if (dispatcher.fixes.has(capturedAt)) dispatcher.duplicateDeliveries += 1;
     else dispatcher.fixes.set(capturedAt, Date.now());
   }
-}
-
-/** The highest seq up to which nothing is missing: what a rejoin asks to resume after. */
-function contiguous(seqs: Set<number>): number {
-  let seq = 0;
-  while (seqs.has(seq + 1)) seq += 1;
-  return seq;
 }
 
 async function inBatches<T>(items: T[], task: (item: T) => Promise<void>): Promise<void> {

@@ -85,6 +85,7 @@ describe('Postgres stopped under live sessions', () => {
     expect(figures.retryAfterSeconds).toBeGreaterThan(0);
     expect(figures.restStatusAfter).toBe(200);
     expect(figures.gaps).toBe(0);
+    expect(figures.seqReused).toBe(0);
     expect(figures.undelivered).toBe(0);
     expect(stored.rows).toBe(stored.taken);
     expect(stored.distinct).toBe(stored.taken);

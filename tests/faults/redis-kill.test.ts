@@ -77,6 +77,7 @@ describe('Redis killed under live sessions', () => {
     });
     expect(figures.resumedAfterRedisReturnedMs).toBeLessThanOrEqual(5_000);
     expect(figures.gaps).toBe(0);
+    expect(figures.seqReused).toBe(0);
     expect(figures.undelivered).toBe(0);
     expect(stored.rows).toBe(stored.taken);
     expect(stored.distinct).toBe(stored.taken);

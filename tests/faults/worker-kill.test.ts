@@ -121,6 +121,8 @@ describe('the worker killed with texts queued', () => {
     // Every text went out, once; the one killed mid-answer is stored with Twilio's own id.
     expect(figures.distinctTextsAtTwilio).toBe(texts);
     expect(figures.duplicates).toBe(0);
+    // Within 10 s locks and 5 s stall checks of the kill (BullMQ's defaults took a minute).
+    expect(figures.allSentWithinMs).toBeLessThanOrEqual(30_000);
     expect(new Set(stored.map((row) => row.provider_message_id)).size).toBe(texts);
     expect(stored.some((row) => row.provider_message_id === inWindow.sid)).toBe(true);
   }, 150_000);

@@ -78,4 +78,25 @@ describe('the Twilio SMS adapter', () => {
     );
     expect(wrongKey.terminal).toBe(true);
   });
+
+  it('finds a text it already accepted only by its own token, sent since the first attempt', async () => {
+    const to = '+12025550188';
+    const mine = 'Share your location: https://locus.test/share?token=mineMINEmine0123456789';
+    const other = 'Share your location: https://locus.test/share?token=otherOTHERother0123456';
+    const first = await provider().send({ to, body: other });
+    const second = await provider().send({ to, body: mine });
+    const lookup = (token: string, since: Date) => provider().findSent({ to, token, since });
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    expect(await lookup('mineMINEmine0123456789', anHourAgo)).toMatchObject({
+      providerMessageId: second.providerMessageId,
+    });
+    expect(await lookup('otherOTHERother0123456', anHourAgo)).toMatchObject({
+      providerMessageId: first.providerMessageId,
+    });
+    // Another text's token, or one sent before the attempt began, is not this text.
+    expect(await lookup('neverSENTnever01234567', anHourAgo)).toBeUndefined();
+    expect(
+      await lookup('mineMINEmine0123456789', new Date(Date.now() + 3_600_000)),
+    ).toBeUndefined();
+  });
 });

@@ -97,6 +97,9 @@ export async function startWorkers(
         // every 5 s while the job runs, so only a process stuck that long loses it.
         lockDuration: 10_000,
         stalledInterval: 5_000,
+        // BullMQ's 1 fails a job the second time its worker dies under it, without the job's
+        // own last-attempt handling (a text's row would stay queued): a few deaths are allowed.
+        maxStalledCount: 3,
       }),
   );
   for (const worker of workers) {

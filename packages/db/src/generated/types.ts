@@ -342,6 +342,7 @@ export interface Psaps {
 
 export interface SessionCallers {
   chat_opened_at: Timestamp | null;
+  connected_sockets: Generated<number>;
   connected_until: Timestamp | null;
   created_at: Generated<Timestamp>;
   denied_at: Timestamp | null;

@@ -14,12 +14,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter table session_callers add column connected_until timestamptz;
     update session_callers set connected_until = now() + interval '45 seconds'
       where connected_sockets > 0;
-    alter table session_callers drop column connected_sockets;
     alter table sms_messages add column reported_status text;
-    update sms_messages set reported_status = status where direction = 'outbound';
+    update sms_messages set reported_status = status
+      where direction = 'outbound' and created_at > now() - interval '1 day';
     create index sms_messages_unreported on sms_messages (created_at)
-      where direction = 'outbound' and status <> 'queued'
-        and reported_status is distinct from status and session_id is not null;
+      where direction = 'outbound' and status <> 'queued' and reported_status is not null
+        and reported_status <> status and session_id is not null;
     create table sms_early_reports (
       provider_message_id text not null,
       status text not null,
@@ -35,7 +35,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop table sms_early_reports;
     drop index sms_messages_unreported;
     alter table sms_messages drop column reported_status;
-    alter table session_callers add column connected_sockets integer not null default 0;
     alter table session_callers drop column connected_until;
   `.execute(db);
 }

@@ -357,6 +357,8 @@ async function queueCallerSms(
       body,
       language,
       status: 'queued',
+      // What its session has been told: that it is on its way (sms/outcome-reporter.ts).
+      reported_status: 'queued',
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -259,7 +259,8 @@ export async function renewCallerPresence(db: Database, callerIds: string[]): Pr
   await db
     .updateTable('session_callers')
     .set({ connected_until: presenceLease() })
-    .where('id', 'in', callerIds)
+    // One array parameter, however many callers (an `in` list stops at 65,535 parameters).
+    .where('id', '=', sql<string>`any(${callerIds}::uuid[])`)
     .execute();
 }
 

@@ -247,8 +247,10 @@ export interface UnreportedSms {
   callerId: string | null;
   status: string;
   error: string | null;
-  /** What the session was last told (null: nothing yet). */
-  reportedStatus: string | null;
+  /** What the session was last told ('queued': only that it is on its way). */
+  reportedStatus: string;
+  /** Whether the provider ever took it (the worker stamps `sent_at` then). */
+  wentOut: boolean;
 }
 
 const unreported = (db: Database) =>
@@ -257,7 +259,9 @@ const unreported = (db: Database) =>
     .where('direction', '=', 'outbound')
     .where('status', '<>', 'queued')
     .where('session_id', 'is not', null)
-    .where(sql<boolean>`reported_status is distinct from status`);
+    // Null for history and seeds: only texts this API wrote are reported.
+    .where('reported_status', 'is not', null)
+    .where(sql<boolean>`reported_status <> status`);
 
 /**
  * The texts of the last day whose sessions have news to hear, oldest first. Older rows are
@@ -283,7 +287,7 @@ export async function lockUnreportedSms(
   smsId: string,
 ): Promise<UnreportedSms | undefined> {
   const row = await unreported(trx)
-    .select(['id', 'session_id', 'caller_id', 'status', 'error', 'reported_status'])
+    .select(['id', 'session_id', 'caller_id', 'status', 'error', 'reported_status', 'sent_at'])
     .where('id', '=', smsId)
     .forUpdate()
     .skipLocked()
@@ -295,7 +299,8 @@ export async function lockUnreportedSms(
         callerId: row.caller_id,
         status: row.status,
         error: row.error,
-        reportedStatus: row.reported_status,
+        reportedStatus: row.reported_status!,
+        wentOut: row.sent_at !== null,
       }
     : undefined;
 }

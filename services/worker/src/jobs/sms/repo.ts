@@ -107,3 +107,18 @@ export async function applyEarlyReports(
       .execute();
   });
 }
+
+/** Whether another row already holds this provider id (a copy found for a retry is not ours then). */
+export async function providerIdHeldElsewhere(
+  db: Database,
+  providerMessageId: string,
+  smsId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sms_messages')
+    .select('id')
+    .where('provider_message_id', '=', providerMessageId)
+    .where('id', '<>', smsId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

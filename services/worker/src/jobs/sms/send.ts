@@ -6,6 +6,7 @@ import {
   applyEarlyReports,
   findSms,
   markSendAttempt,
+  providerIdHeldElsewhere,
   markSmsFailed,
   markSmsSent,
   recordSmsAttemptError,
@@ -27,17 +28,23 @@ export async function smsSend(
     await markSmsFailed(db, row.id, sms.name, 'opted-out');
     return { sent: false, skipped: 'opted-out' };
   }
-  // An earlier attempt may have reached the provider and died before storing its answer: a
-  // provider that can tell says whether it has the text, and then it is stored, not resent.
-  const earlier = await markSendAttempt(db, row.id);
-  const already = earlier && sms.findSent ? await findEarlierSend(sms, row, log) : undefined;
-  if (already) {
-    await markSmsSent(db, row.id, sms.name, already.providerMessageId, withoutLinkToken(row.body));
-    await applyEarlyReports(db, row.id, already.providerMessageId);
-    log.warn({ smsId: row.id }, 'text found at the provider after a lost answer; not sent again');
-    return { sent: true, skipped: 'already-sent' };
-  }
   try {
+    // An earlier attempt may have reached the provider and died before storing its answer: a
+    // provider that can tell says whether it has the text, and then it is stored, not resent.
+    const earlier = await markSendAttempt(db, row.id);
+    const already = earlier ? await findEarlierSend(db, sms, row, earlier, log) : undefined;
+    if (already) {
+      await markSmsSent(
+        db,
+        row.id,
+        sms.name,
+        already.providerMessageId,
+        withoutLinkToken(row.body),
+      );
+      await applyEarlyReports(db, row.id, already.providerMessageId);
+      log.warn({ smsId: row.id }, 'text found at the provider after a lost answer; not sent again');
+      return { sent: true, skipped: 'already-sent' };
+    }
     const sent = await sms.send({
       to: row.phone_number,
       body: row.body,
@@ -69,19 +76,39 @@ export async function smsSend(
   }
 }
 
-/** A failed lookup must not stop the text: better twice than never (logged, then sent). */
+/**
+ * The provider's copy of this text, if an earlier attempt got it there. Only a link text can be
+ * told apart from the caller's other texts (its token is in no other); a text without one is
+ * sent again, as is one whose copy another row already holds. A failed lookup must not stop the
+ * text either: better twice than never (logged, then sent).
+ */
 async function findEarlierSend(
+  db: JobContext['db'],
   sms: JobContext['sms'],
   row: { id: string; phone_number: string; body: string },
+  firstAttempt: Date,
   log: JobContext['log'],
 ) {
+  const token = linkTokenOf(row.body);
+  if (!token || !sms.findSent) return undefined;
   try {
-    return await sms.findSent?.({ to: row.phone_number, body: row.body });
+    const found = await sms.findSent({
+      to: row.phone_number,
+      token,
+      // The provider's clock and ours: a minute either way.
+      since: new Date(firstAttempt.getTime() - 60_000),
+    });
+    if (found && (await providerIdHeldElsewhere(db, found.providerMessageId, row.id)))
+      return undefined;
+    return found;
   } catch (error) {
     log.warn({ err: error, smsId: row.id }, 'could not ask the provider for an earlier send');
     return undefined;
   }
 }
+
+const linkToken = /[?&]token=([A-Za-z0-9_-]{16,})/;
+const linkTokenOf = (body: string): string | undefined => linkToken.exec(body)?.[1];
 
 export function withoutLinkToken(body: string): string {
   return body.replace(/([?&]token=)[A-Za-z0-9_-]+/g, '$1[sent]');

@@ -31,10 +31,11 @@ export interface SmsProvider {
   readonly name: string;
   send(message: OutgoingSms): Promise<SentSms>;
   /**
-   * The provider's copy of a text it already accepted, looked up by recipient and exact body
-   * (every link text carries its own token), or undefined. Lets a retry after an attempt whose
-   * answer was lost (a worker killed mid-send) store the first send instead of texting again.
-   * Absent for a provider that cannot tell; the outbox needs none (the row is the delivery).
+   * The provider's copy of a text it already accepted: one to `to`, created at or after `since`,
+   * whose body holds `token` (the link token only that one text carries), or undefined. Lets a
+   * retry after an attempt whose answer was lost (a worker killed mid-send) store the first send
+   * instead of texting again. Absent for a provider that cannot tell; the outbox needs none
+   * (the row is the delivery).
    */
-  findSent?(message: Pick<OutgoingSms, 'to' | 'body'>): Promise<SentSms | undefined>;
+  findSent?(query: { to: string; token: string; since: Date }): Promise<SentSms | undefined>;
 }

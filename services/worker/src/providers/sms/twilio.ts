@@ -56,10 +56,18 @@ export class TwilioSmsProvider implements SmsProvider {
       : twilio(config.accountSid, config.authToken);
   }
 
-  /** The newest messages to the number (Twilio lists newest first), matched on the exact body. */
-  async findSent(message: Pick<OutgoingSms, 'to' | 'body'>): Promise<SentSms | undefined> {
-    const recent = await this.client.messages.list({ to: message.to, limit: 50 });
-    const sent = recent.find((candidate) => candidate.body === message.body);
+  /**
+   * The newest messages to the number (Twilio lists newest first), created since the first
+   * attempt, whose body holds the token. The token, not the whole body: Twilio may re-encode a
+   * body (smart encoding), never a URL's token.
+   */
+  async findSent(query: { to: string; token: string; since: Date }): Promise<SentSms | undefined> {
+    const recent = await this.client.messages.list({ to: query.to, limit: 50 });
+    const sent = recent.find(
+      (candidate) =>
+        candidate.body.includes(query.token) &&
+        (!candidate.dateCreated || candidate.dateCreated.getTime() >= query.since.getTime()),
+    );
     return sent ? { providerMessageId: sent.sid, status: sent.status } : undefined;
   }
 
