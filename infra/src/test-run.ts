@@ -90,6 +90,9 @@ export async function runTests(vitestArgs: string[]): Promise<number> {
         LOCUS_TEST_REDIS_URL: services.redisUrl,
         LOCUS_TEST_CHROMIUM: chromium,
         LOCUS_TEST_WEB_DIST: join(repoRoot, 'web', 'dist'),
+        // The OpenAPI fuzz (tests/fuzz): 100 requests per route in the whole suite, its full
+        // 1,000 in `npm run test:faults` or when it is run alone; FUZZ_RUNS overrides both.
+        ...(!quick && process.env.FUZZ_RUNS === undefined && { FUZZ_RUNS: '100' }),
         // The private S3-compatible server: S3 tests build their own adapter on it; the shared
         // test worker keeps local files (tests read exports from EXPORT_DIR).
         ...(services.s3 && {
