@@ -13,7 +13,8 @@ import {
   metricNamesIn,
   sampleValue,
 } from './metric-names';
-import { eventually, freePort, startService, untilServing, type ServiceProcess } from './processes';
+import { freePort } from '../../infra/src/free-port';
+import { eventually, startService, untilServing, type ServiceProcess } from './processes';
 
 const SERVER = 2;
 const CLIENT = 3;

@@ -1,6 +1,6 @@
 import { bullPrefix, jobs, queueNames, type JobKey, type JobPayload } from '@locus/contract';
 import { jobOriginOptions } from '@locus/telemetry';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 /** Queues whose jobs a request waits for (an interactive lookup, a text message to a caller). */
@@ -60,14 +60,6 @@ export function createQueues(connection: Redis, redisKeyPrefix: string) {
           jobId,
           ...jobOriginOptions(),
         });
-      return finished(job, queueEvents, timeoutMs);
-    },
-    /** Waits for a job enqueued earlier (by id) to finish, or `timeoutMs`. */
-    async waitFor<K extends JobKey>(key: K, jobId: string, timeoutMs: number): Promise<JobOutcome> {
-      const definition = jobs[key];
-      const queueEvents = events.get(definition.queue);
-      const job = await Job.fromId(queues.get(definition.queue)!, jobId);
-      if (!queueEvents || !job) return 'failed';
       return finished(job, queueEvents, timeoutMs);
     },
     close: async () => {
