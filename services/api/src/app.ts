@@ -71,6 +71,7 @@ import { caseTransferRoutes } from './modules/case-transfer/routes';
 import { startExpirySweeper } from './modules/case-transfer/service';
 import { twilioWebhookRoutes } from './modules/sms/routes';
 import type { RealtimeContext } from './modules/realtime/context';
+import { WriteJournal } from './modules/realtime/write-journal';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -139,12 +140,26 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     },
   );
   const keys = new SessionKeys(config.REDIS_KEY_PREFIX);
+  // Numbered rows wait in Redis until committed, so a killed instance's are written by another
+  // (issue 18); this instance also writes the journals of instances that died.
+  const journal = new WriteJournal(
+    publisher,
+    keys,
+    config.REDIS_KEY_PREFIX,
+    `api-${instanceId}`,
+    db,
+    app.log,
+    (rows) => metrics.journalRecovered.inc(rows),
+  );
+  writer.onCommitted((fixes, events) => journal.written(fixes, events));
+  await journal.start();
   const realtime: RealtimeContext = {
     db,
     log: app.log,
     config,
     metrics,
     writer,
+    journal,
     fanout: new Fanout(subscriber, readSeq, (ms) => metrics.delivery.observe(ms / 1000)),
     sequencer: new Sequencer(publisher, keys, {
       streamMaxLen: config.REPLAY_STREAM_MAX_LEN,
@@ -293,11 +308,22 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     await writer.drain(Date.now() + config.SHUTDOWN_TIMEOUT_MS);
+    await journal.stop(writer.pending);
     await queues.close();
     await Promise.all([subscriber.quit(), publisher.quit(), redis.quit()]);
     await db.destroy();
   });
-  app.decorate('locus', { instanceId, hub, writer, metrics, redis, keys, queues, chat });
+  app.decorate('locus', {
+    instanceId,
+    hub,
+    writer,
+    journal,
+    metrics,
+    redis,
+    keys,
+    queues,
+    chat,
+  });
   return app;
 }
 
@@ -311,6 +337,7 @@ export interface LocusInternals {
   instanceId: string;
   hub: RealtimeHub;
   writer: RowWriter;
+  journal: WriteJournal;
   metrics: Metrics;
   redis: Redis;
   keys: SessionKeys;

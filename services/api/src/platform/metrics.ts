@@ -97,6 +97,11 @@ export function createMetrics() {
       help: 'Caller fixes dropped as not newer than the last one',
       registers: [registry],
     }),
+    journalRecovered: new Counter({
+      name: 'locus_journal_rows_recovered_total',
+      help: 'Rows another instance numbered and never wrote, written here from its write journal',
+      registers: [registry],
+    }),
     framesRejected: new Counter({
       name: 'locus_frames_rejected_total',
       help: 'Caller or dispatcher frames refused, by reason',

@@ -32,7 +32,7 @@ import {
 import { ChatBuckets } from './sender';
 import type { Translator } from './translation/translator';
 
-type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'metrics' | 'log'>;
+type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'journal' | 'metrics' | 'log'>;
 
 /** How long a `pending` translation may still arrive before it is given up as `not-translated`. */
 export const translationGiveUpMs = 15_000;
@@ -231,15 +231,23 @@ export class ChatService {
     let announcedSeq: number | undefined;
     try {
       return await insertMessageAnnounced(this.context.db, stored, async () => {
-        announcedSeq = await sequence(this.context, stored.sessionId, 'chat-message', payload);
-        this.context.writer.addEvent({
-          sessionId: stored.sessionId,
-          callerId: stored.callerId,
-          seq: announcedSeq,
-          event: 'chat-message',
+        announcedSeq = await sequence(
+          this.context,
+          stored.sessionId,
+          'chat-message',
           payload,
-          createdAt: stored.sentAt,
-        });
+          undefined,
+          undefined,
+          {
+            event: {
+              sessionId: stored.sessionId,
+              callerId: stored.callerId,
+              event: 'chat-message',
+              payload,
+              createdAt: stored.sentAt,
+            },
+          },
+        );
         return announcedSeq;
       });
     } catch (error) {
@@ -398,7 +406,7 @@ export class ChatService {
  * claimed before and given back if the announcement fails, so a later call makes it).
  */
 export async function announceChatOpened(
-  context: Pick<Context, 'db' | 'sequencer' | 'writer' | 'metrics' | 'log'>,
+  context: Pick<Context, 'db' | 'sequencer' | 'writer' | 'journal' | 'metrics' | 'log'>,
   sessionId: string,
   callerIds: string[],
 ): Promise<void> {
@@ -415,7 +423,7 @@ export async function announceChatOpened(
 
 /** A caller added to a session whose chat is already open is told so (`chat-opened`). */
 export async function announceChatOpenedToNewCallers(
-  context: Pick<Context, 'db' | 'sequencer' | 'writer' | 'metrics' | 'log'>,
+  context: Pick<Context, 'db' | 'sequencer' | 'writer' | 'journal' | 'metrics' | 'log'>,
   sessionId: string,
 ): Promise<void> {
   await announceChatOpened(

@@ -1,4 +1,5 @@
-import type { Database } from '@locus/db';
+import type { Database, DB } from '@locus/db';
+import type { Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { noteFixesStored } from '../location/lifecycle';
 import { lifecyclesPastFirstFix } from '../location/lifecycle-repo';
@@ -126,24 +127,7 @@ export class BatchWriter {
     const started = process.hrtime.bigint();
     this.writing = fixes.length + events.length;
     try {
-      await this.db.transaction().execute(async (trx) => {
-        await insertFixes(trx, fixes);
-        await insertEvents(trx, events);
-        // One update for all the batch's sessions: activity, and the first fix and best
-        // uncertainty (metrics), in the transaction that stores the fixes.
-        const touched = await touchSessions(trx, sessionTouches(fixes, events), new Date());
-        // A session's first stored fix moves its lifecycle to sharing (the machine decides).
-        // Sessions the touch saw sharing or ended are done; any it did not touch are asked.
-        const unsettled = new Set(
-          fixes
-            .map((row) => row.sessionId)
-            .filter((id) => !pastFirstFix.has(touched.get(id)?.lifecycle ?? '')),
-        );
-        await noteFixesStored(trx, [...unsettled]);
-        // The team's webhook deliveries (issue 15), written with what they announce; the touch
-        // said which sessions' teams have endpoints, so the others cost no query at all.
-        await recordBatchFacts(trx, fixes, events, touched);
-      });
+      await this.db.transaction().execute((trx) => writeBatch(trx, fixes, events));
       this.failures = 0;
       this.written.fixes += fixes.length;
       this.written.events += events.length;
@@ -185,6 +169,35 @@ export class BatchWriter {
         'shutdown deadline passed with unpersisted rows (they remain in the Redis replay stream)',
       );
   }
+}
+
+/**
+ * One batch in one transaction: the rows (a row already stored is skipped, so a batch may be
+ * written twice: a restarted thread, a recovered journal), their sessions' activity and metrics,
+ * lifecycles and webhook deliveries.
+ */
+export async function writeBatch(
+  trx: Transaction<DB>,
+  fixes: FixRow[],
+  events: EventRow[],
+): Promise<void> {
+  await insertFixes(trx, fixes);
+  await insertEvents(trx, events);
+  // One update for all the batch's sessions: activity, and the first fix and best
+  // uncertainty (metrics), in the transaction that stores the fixes.
+  const touched = await touchSessions(trx, sessionTouches(fixes, events), new Date());
+  // A session's first stored fix moves its lifecycle to sharing (the machine decides).
+  // Sessions the touch saw sharing or ended are done; any it did not touch are asked.
+  const unsettled = new Set(
+    fixes
+      .map((row) => row.sessionId)
+      .filter((id) => !pastFirstFix.has(touched.get(id)?.lifecycle ?? '')),
+  );
+  await noteFixesStored(trx, [...unsettled]);
+  // The team's webhook deliveries (issue 15), written with what they announce; the touch
+  // said which sessions' teams have endpoints, so the others cost no query at all. Their ids
+  // are the fix's, so a batch written twice delivers once.
+  await recordBatchFacts(trx, fixes, events, touched);
 }
 
 /** How long the head of either queue (in arrival order) has waited; 0 when both are empty. */

@@ -18,6 +18,7 @@ import { checkFix } from './fix-validation';
 import { markCaller, type CallerMark } from './repo';
 import { pageFixMarks, type Dedupe, type TextMarks } from './sequencer';
 import { sequence } from './session-publisher';
+import type { NewRow } from './write-journal';
 
 type Grant = { sessionId: string; callerId: string };
 type CallerConsent = z.infer<(typeof callerClientEvents)['consent']>;
@@ -378,28 +379,26 @@ export class CallerConnection {
       { key: callerId, capturedAt: fix.capturedAt, exact: clockSkewMs !== null },
       // Already here if the caller texted it back while the internet failed.
       pageFixMarks(callerId, fix.capturedAt),
+      {
+        fix: {
+          sessionId,
+          callerId,
+          latitude: fix.latitude,
+          longitude: fix.longitude,
+          uncertaintyRadiusM: fix.accuracy,
+          altitude: fix.altitude ?? null,
+          heading: fix.heading ?? null,
+          speed: fix.speed ?? null,
+          source: location.capturedFromSource,
+          capturedAt: new Date(location.dateTimeCaptured),
+          receivedAt: new Date(receivedAt),
+          delayMs,
+          clockSkewMs,
+        },
+      },
     );
-    if (seq === 0) {
-      this.context.metrics.fixesDuplicate.inc();
-    } else {
-      this.context.metrics.fixesAccepted.inc();
-      this.context.writer.addFix({
-        sessionId,
-        seq,
-        callerId,
-        latitude: fix.latitude,
-        longitude: fix.longitude,
-        uncertaintyRadiusM: fix.accuracy,
-        altitude: fix.altitude ?? null,
-        heading: fix.heading ?? null,
-        speed: fix.speed ?? null,
-        source: location.capturedFromSource,
-        capturedAt: new Date(location.dateTimeCaptured),
-        receivedAt: new Date(receivedAt),
-        delayMs,
-        clockSkewMs,
-      });
-    }
+    if (seq === 0) this.context.metrics.fixesDuplicate.inc();
+    else this.context.metrics.fixesAccepted.inc();
     if (!this.closed) {
       const outcome = seq === 0 ? 'duplicate' : 'stored';
       this.ws.send(frame('ack', { capturedAt: fix.capturedAt, n: fix.n, outcome }));
@@ -455,25 +454,20 @@ export class CallerConnection {
   ): Promise<number> {
     const { sessionId, callerId } = this.grant;
     const payload = JSON.stringify({ sessionId, callerId, ...fields });
-    const seq = await this.sequence(event, payload);
-    this.context.writer.addEvent({
-      sessionId,
-      seq,
-      callerId,
-      event,
-      payload,
-      createdAt: new Date(),
+    return this.sequence(event, payload, undefined, undefined, {
+      event: { sessionId, callerId, event, payload, createdAt: new Date() },
     });
-    return seq;
   }
 
+  /** Numbers, publishes, journals and queues the row for Postgres (session-publisher.ts). */
   private sequence(
     event: SessionEventName,
     bodyJson: string,
-    dedupe?: Dedupe,
-    textMarks?: TextMarks,
+    dedupe: Dedupe | undefined,
+    textMarks: TextMarks | undefined,
+    row: NewRow,
   ): Promise<number> {
-    return sequence(this.context, this.grant.sessionId, event, bodyJson, dedupe, textMarks);
+    return sequence(this.context, this.grant.sessionId, event, bodyJson, dedupe, textMarks, row);
   }
 
   private onClose(): void {

@@ -6,6 +6,7 @@ import type { ChatService } from '../chat/service';
 import type { RowWriter } from './threaded-writer';
 import type { Fanout } from './fanout';
 import type { Sequencer } from './sequencer';
+import type { WriteJournal } from './write-journal';
 
 /** What a socket connection needs from its instance. */
 export interface RealtimeContext {
@@ -19,6 +20,8 @@ export interface RealtimeContext {
   sequencer: Sequencer;
   fanout: Fanout;
   writer: RowWriter;
+  /** Keeps numbered rows in Redis until they are written, for a survivor to write them. */
+  journal: WriteJournal;
   /** Chat with the caller (issue 12): set once the instance has built it (app.ts). */
   chat?: ChatService;
 }

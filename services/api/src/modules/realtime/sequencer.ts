@@ -17,7 +17,10 @@ import { framePieces, stampAccepted } from './frames';
  * (returns 0). Returns -1 when the session's counter is not in Redis (expired, or Redis lost its
  * data): the caller must seed it from Postgres and retry, so a sequence number is never handed
  * out twice. With a stamp (ARGV[13], a fix's), the published copy is the stamp and the frame;
- * every instance's fan-out cuts the stamp off before a dispatcher gets the frame.
+ * every instance's fan-out cuts the stamp off before a dispatcher gets the frame. With a journal
+ * entry (ARGV[14], write-journal.ts), the row is kept under its seq in the session's unwritten
+ * hash (KEYS[6]) in the same step, so that no instance can die between numbering a fix and
+ * keeping it somewhere that outlives the instance.
  */
 const PUBLISH_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
@@ -41,6 +44,10 @@ if ARGV[4] ~= '' then
   redis.call('ZADD', KEYS[5], seq, ARGV[5])
   redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -1 - tonumber(ARGV[12]))
   redis.call('EXPIRE', KEYS[5], ARGV[7])
+end
+if ARGV[14] ~= '' then
+  redis.call('HSET', KEYS[6], seq, ARGV[14])
+  redis.call('EXPIRE', KEYS[6], ARGV[7])
 end
 local frame = ARGV[2] .. seq .. ARGV[3]
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], seq .. '-0', 'f', frame)
@@ -88,6 +95,7 @@ type SequencedRedis = Redis & {
     lastCaptureKey: string,
     textedKey: string,
     stampsKey: string,
+    unwrittenKey: string,
     channel: string,
     prefix: string,
     suffix: string,
@@ -101,6 +109,7 @@ type SequencedRedis = Redis & {
     dedupeMode: '' | 'exact',
     recentStamps: number,
     acceptedStamp: string,
+    journalEntry: string,
   ): Promise<number>;
   locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
   locusClaimSocket(
@@ -160,6 +169,8 @@ export class SessionKeys {
     `${this.prefix}session:{${sessionId}}:stamps:${dedupeKey}`;
   /** Which capture seconds the page and texts delivered, per caller (see `TextMarks`). */
   texted = (sessionId: string) => `${this.prefix}session:{${sessionId}}:texted`;
+  /** Rows numbered but not yet known to be in Postgres, by seq (write-journal.ts). */
+  unwritten = (sessionId: string) => `${this.prefix}session:{${sessionId}}:unwritten`;
   channel = (sessionId: string) => `${this.prefix}session:{${sessionId}}`;
   /** Every instance listens here to close the sockets of a session that has ended. */
   sessionEnded = () => `${this.prefix}control:session-ended`;
@@ -196,7 +207,7 @@ export class Sequencer {
       stampDeliveries?: boolean;
     },
   ) {
-    redis.defineCommand('locusPublish', { numberOfKeys: 5, lua: PUBLISH_SCRIPT });
+    redis.defineCommand('locusPublish', { numberOfKeys: 6, lua: PUBLISH_SCRIPT });
     redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
     redis.defineCommand('locusClaimSocket', { numberOfKeys: 1, lua: CLAIM_SOCKET_SCRIPT });
     this.redis = redis as SequencedRedis;
@@ -231,13 +242,17 @@ export class Sequencer {
     await this.redis.zrem(this.keys.tokenSockets(tokenHashHex), member);
   }
 
-  /** Returns the seq given to the event, 0 for a duplicate fix, -1 when the counter needs seeding. */
+  /**
+   * Returns the seq given to the event, 0 for a duplicate fix, -1 when the counter needs seeding.
+   * A `journalEntry` is kept under the seq until the row is written (write-journal.ts).
+   */
   publish(
     sessionId: string,
     event: SessionEventName,
     bodyJson: string,
     dedupe?: Dedupe,
     textMarks?: TextMarks,
+    journalEntry?: string,
   ): Promise<number> {
     const [prefix, suffix] = framePieces(event, bodyJson);
     return this.redis.locusPublish(
@@ -247,6 +262,7 @@ export class Sequencer {
       this.keys.texted(sessionId),
       // Never read without a dedupe key; named anyway so the script declares every key it may use.
       this.keys.captureStamps(sessionId, dedupe?.key ?? ''),
+      this.keys.unwritten(sessionId),
       this.keys.channel(sessionId),
       prefix,
       suffix,
@@ -264,6 +280,7 @@ export class Sequencer {
       event === 'new-location-available' && this.options.stampDeliveries !== false
         ? stampAccepted(Date.now())
         : '',
+      journalEntry ?? '',
     );
   }
 

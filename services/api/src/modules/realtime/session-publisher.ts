@@ -3,13 +3,15 @@ import type { RealtimeContext } from './context';
 import { locationBody } from './frames';
 import { lastPersistedSeq } from './repo';
 import { textedFixMarks, type Dedupe, type TextMarks } from './sequencer';
+import type { NewRow } from './write-journal';
 
-type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'metrics'>;
+type Context = Pick<RealtimeContext, 'db' | 'sequencer' | 'writer' | 'metrics' | 'journal'>;
 
 /**
  * Publishes through the sequencer, seeding the session's counter from Postgres when Redis lacks
  * it (a new session, or Redis lost its data), so that a sequence number is never handed out twice.
- * Returns the seq, or 0 for a fix that is not newer than the caller's last one.
+ * With a `row`, the numbered row is journalled in the same step (write-journal.ts) and queued for
+ * Postgres. Returns the seq, or 0 for a fix that is not newer than the caller's last one.
  */
 export async function sequence(
   context: Context,
@@ -18,12 +20,22 @@ export async function sequence(
   bodyJson: string,
   dedupe?: Dedupe,
   textMarks?: TextMarks,
+  row?: NewRow,
 ): Promise<number> {
-  const seq = await context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks);
-  if (seq !== -1) return seq;
-  await context.writer.flush();
-  await context.sequencer.seed(sessionId, await lastPersistedSeq(context.db, sessionId));
-  return context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks);
+  const entry = row ? await context.journal.entryFor(sessionId, row) : undefined;
+  const publish = () =>
+    context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks, entry);
+  let seq = await publish();
+  if (seq === -1) {
+    await context.writer.flush();
+    await context.sequencer.seed(sessionId, await lastPersistedSeq(context.db, sessionId));
+    seq = await publish();
+  }
+  if (seq > 0 && row) {
+    if ('fix' in row) context.writer.addFix({ ...row.fix, seq });
+    else context.writer.addEvent({ ...row.event, seq });
+  }
+  return seq;
 }
 
 /**
@@ -53,9 +65,9 @@ export async function publishSessionEvent(
   fields: Record<string, unknown>,
 ): Promise<number> {
   const payload = JSON.stringify({ ...target, ...fields });
-  const seq = await sequence(context, target.sessionId, event, payload);
-  context.writer.addEvent({ ...target, seq, event, payload, createdAt: new Date() });
-  return seq;
+  return sequence(context, target.sessionId, event, payload, undefined, undefined, {
+    event: { ...target, event, payload, createdAt: new Date() },
+  });
 }
 
 /**
@@ -69,40 +81,42 @@ export async function publishServerFix(
 ): Promise<number> {
   const capturedAt = Date.parse(location.dateTimeCaptured);
   const body = JSON.stringify(locationBody(target.sessionId, target.callerId, location));
-  // Its own dedupe key: the provider's clock and the phone's must not drop each other's fixes.
-  const seq = await sequence(context, target.sessionId, 'new-location-available', body, {
-    key: `${target.callerId}:${location.capturedFromSource}`,
-    capturedAt,
-  });
-  if (seq === 0) return 0;
-  storeServerFix(context, target, seq, location);
+  const seq = await sequence(
+    context,
+    target.sessionId,
+    'new-location-available',
+    body,
+    // Its own dedupe key: the provider's clock and the phone's must not drop each other's fixes.
+    { key: `${target.callerId}:${location.capturedFromSource}`, capturedAt },
+    undefined,
+    serverFixRow(target, location),
+  );
+  if (seq !== 0) context.metrics.fixesAccepted.inc();
   return seq;
 }
 
-/** Counts and queues for Postgres a fix the server published (not one from the page's socket). */
-function storeServerFix(
-  context: Context,
+/** The row of a fix the server published (not one from the page's socket). */
+function serverFixRow(
   target: { sessionId: string; callerId: string },
-  seq: number,
   location: Location,
   deliveredBy?: 'sms',
-): void {
-  context.metrics.fixesAccepted.inc();
-  context.writer.addFix({
-    ...target,
-    seq,
-    latitude: location.latitude,
-    longitude: location.longitude,
-    uncertaintyRadiusM: location.uncertaintyRadiusInMeters,
-    altitude: location.altitude,
-    heading: null,
-    speed: null,
-    address: location.address,
-    source: location.capturedFromSource,
-    capturedAt: new Date(location.dateTimeCaptured),
-    receivedAt: new Date(),
-    ...(deliveredBy ? { deliveredBy } : {}),
-  });
+): NewRow {
+  return {
+    fix: {
+      ...target,
+      latitude: location.latitude,
+      longitude: location.longitude,
+      uncertaintyRadiusM: location.uncertaintyRadiusInMeters,
+      altitude: location.altitude,
+      heading: null,
+      speed: null,
+      address: location.address,
+      source: location.capturedFromSource,
+      capturedAt: new Date(location.dateTimeCaptured),
+      receivedAt: new Date(),
+      ...(deliveredBy ? { deliveredBy } : {}),
+    },
+  };
 }
 
 /**
@@ -129,11 +143,9 @@ export async function publishTextedFix(
     body,
     undefined,
     timed ? textedFixMarks(target.callerId, capturedAt) : undefined,
+    serverFixRow(target, location, 'sms'),
   );
-  if (seq === 0) {
-    context.metrics.fixesDuplicate.inc();
-    return 0;
-  }
-  storeServerFix(context, target, seq, location, 'sms');
+  if (seq === 0) context.metrics.fixesDuplicate.inc();
+  else context.metrics.fixesAccepted.inc();
   return seq;
 }

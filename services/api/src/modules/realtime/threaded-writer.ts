@@ -55,6 +55,8 @@ export class ThreadedWriter implements RowWriter {
   private restarts = 0;
   /** A thread being started (and sent the rows): drain waits for it rather than start another. */
   private starting: Promise<void> | undefined;
+  /** Told the rows of each committed batch (the write journal lets them go). */
+  private committed: ((fixes: FixRow[], events: EventRow[]) => void) | undefined;
 
   private constructor(
     private readonly setup: PersistenceSetup,
@@ -79,6 +81,11 @@ export class ThreadedWriter implements RowWriter {
 
   lagMs(now = Date.now()): number {
     return oldestWaitMs(this.fixes, this.events, now);
+  }
+
+  /** Calls `listener` with the rows of every batch committed from now on. */
+  onCommitted(listener: (fixes: FixRow[], events: EventRow[]) => void): void {
+    this.committed = listener;
   }
 
   addFix(row: FixRow): void {
@@ -203,13 +210,15 @@ export class ThreadedWriter implements RowWriter {
 
   private hear(message: FromPersistence): void {
     switch (message.type) {
-      case 'written':
-        this.fixes.splice(0, message.fixes);
-        this.events.splice(0, message.events);
+      case 'written': {
+        const fixes = this.fixes.splice(0, message.fixes);
+        const events = this.events.splice(0, message.events);
+        this.committed?.(fixes, events);
         this.sentFixes -= message.fixes;
         this.sentEvents -= message.events;
         this.onWritten?.(message.fixes + message.events, message.seconds);
         return;
+      }
       case 'log':
         this.log.error(
           {
