@@ -26,6 +26,7 @@ export * from './platform';
 export * from './broadcasts';
 export * from './case-transfer';
 export * from './chat';
+export * from './media';
 export * from './chat-transcript';
 export * from './route-security';
 export * from './metrics';

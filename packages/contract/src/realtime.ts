@@ -12,6 +12,13 @@ import {
 } from './chat';
 import { ErrorBody } from './errors';
 import { CallerFix, Location } from './location';
+import {
+  mediaCallerClientEvents,
+  mediaCallerServerEvents,
+  mediaDispatcherClientEvents,
+  mediaDispatcherServerEvents,
+  mediaSessionEvents,
+} from './media';
 import { realtimeLimits } from './socket-constants';
 import { consentScreens } from './i18n/consent';
 import { smsLanguages } from './languages';
@@ -149,6 +156,8 @@ export const sessionEvents = {
     translation: ChatTranslation.nullable(),
     translationStatus: ChatTranslationStatus,
   }),
+  /** Video and photos (issue 19, media.ts). */
+  ...mediaSessionEvents,
 } as const;
 export type SessionEventName = keyof typeof sessionEvents;
 export type SessionEventData<E extends SessionEventName> = z.infer<(typeof sessionEvents)[E]>;
@@ -165,6 +174,7 @@ export const dispatcherClientEvents = {
     .strict(),
   /** A chat message to one caller of the joined session (after `chat-initiated`); answered `chat-ack`. */
   chat: DispatcherChatFrame,
+  ...mediaDispatcherClientEvents,
 } as const;
 
 /** server → dispatcher */
@@ -178,6 +188,7 @@ export const dispatcherServerEvents = {
     replayed: z.number().int().min(0),
   }),
   'chat-ack': ChatAck,
+  ...mediaDispatcherServerEvents,
   error: ErrorBody,
 } as const;
 
@@ -237,6 +248,7 @@ export const callerClientEvents = {
   chat: CallerChatFrame,
   /** Replay this caller's chat events after `lastSeq`, then send them live. */
   'chat-join': CallerChatJoinFrame,
+  ...mediaCallerClientEvents,
 } as const;
 
 /** server → caller */
@@ -262,6 +274,7 @@ export const callerServerEvents = {
   'chat-message': sessionEvents['chat-message'],
   'chat-translation': sessionEvents['chat-translation'],
   'chat-ack': ChatAck,
+  ...mediaCallerServerEvents,
   error: ErrorBody,
 } as const;
 

@@ -109,6 +109,12 @@ function toTrackingEvent(frame: SessionFrame, phoneNumber: string): TrackingEven
     case 'chat-message':
     case 'chat-translation':
       return null;
+    // Video and photos (issue 19): the media panel listens to the socket for these itself.
+    case 'media-requested':
+    case 'media-answered':
+    case 'video-state':
+    case 'photo-added':
+      return null;
   }
 }
 

@@ -1,0 +1,256 @@
+import { z } from 'zod';
+
+/**
+ * Issue 19: live video and photos from the caller's phone, with consent, kept as evidence.
+ *
+ * Nothing leaves the phone without the caller's tap. A dispatcher asks (`media-request` on the
+ * dispatcher socket); the caller's page shows the request in their language with Allow / Not now
+ * and answers (`media-answer`). Both are sequenced session events, so they are in the log, the
+ * replay, the export and the evidence chain. A decline is shown and never retried automatically.
+ *
+ * Live video is WebRTC from the caller's browser to each dashboard watching the session (a mesh:
+ * one peer connection per viewer, at most `mediaLimits.maxVideoViewers`). Signalling goes over
+ * the existing sockets as unsequenced frames (`video-*`), relayed by the server between the
+ * caller and one viewer, named by its `viewerId`. ICE servers (STUN, and TURN with short-lived
+ * credentials by the TURN REST API scheme) come with the frames that start a connection.
+ *
+ * Photos are uploaded over HTTPS to the storage adapter and announced as `photo-added`; their
+ * URLs are signed and expire. Access follows session access exactly: another team gets 404.
+ */
+export const mediaLimits = {
+  /** Photos one caller may upload per session. */
+  maxPhotosPerCaller: 10,
+  /** The largest upload accepted, in bytes (the phone resizes to `maxPhotoEdgePx` first). */
+  maxUploadBytes: 15 * 1024 * 1024,
+  /** The longest edge a photo is resized to on the phone. */
+  maxPhotoEdgePx: 2048,
+  /** Dashboards that may watch one caller's video at once (one peer connection each). */
+  maxVideoViewers: 3,
+  /** How long a signed media URL works. */
+  signedUrlSeconds: 15 * 60,
+  /** How long TURN credentials minted for a session work. */
+  turnCredentialSeconds: 60 * 60,
+  /** Signalling frames one socket may send per second (SDP and ICE candidates), and burst. */
+  signalsPerSecond: 20,
+  signalBurst: 60,
+  /** The largest SDP accepted, in characters. */
+  maxSdpChars: 16_000,
+  /** Below this many frames per second for `stillsAfterMs`, the caller falls back to stills. */
+  minVideoFps: 3,
+  stillsAfterMs: 8_000,
+  /** One still every this often while video cannot be sustained. */
+  stillEveryMs: 3_000,
+  /** A recording chunk (dispatcher side, MediaRecorder) at most this large. */
+  maxRecordingChunkBytes: 8 * 1024 * 1024,
+} as const;
+
+/** Image types accepted, decided by the bytes (magic numbers), never by name or header. */
+export const photoContentTypes = [
+  'image/jpeg',
+  'image/png',
+  'image/heic',
+  'image/heif',
+  'image/webp',
+] as const;
+export const PhotoContentType = z.enum(photoContentTypes);
+
+export const MediaKind = z.enum(['video', 'photo']);
+export type MediaKind = z.infer<typeof MediaKind>;
+
+/** One RTCIceServer, as the browser takes it. */
+export const IceServer = z
+  .object({
+    urls: z.array(z.string().max(300)).min(1).max(8),
+    username: z.string().max(300).optional(),
+    credential: z.string().max(300).optional(),
+  })
+  .strict();
+export const IceServers = z.array(IceServer).max(8);
+export type IceServer = z.infer<typeof IceServer>;
+
+/** An SDP offer or answer, as `RTCSessionDescriptionInit`. */
+export const SessionDescription = z
+  .object({
+    type: z.enum(['offer', 'answer']),
+    sdp: z.string().min(1).max(mediaLimits.maxSdpChars),
+  })
+  .strict();
+/** A trickled ICE candidate, as `RTCIceCandidateInit`; null: gathering ended. */
+export const IceCandidate = z
+  .object({
+    candidate: z.string().max(1_000),
+    sdpMid: z.string().max(64).nullable().optional(),
+    sdpMLineIndex: z.number().int().min(0).max(64).nullable().optional(),
+    usernameFragment: z.string().max(256).nullable().optional(),
+  })
+  .strict()
+  .nullable();
+
+/** One signalling message: a description or a candidate (exactly one). */
+export const VideoSignal = z
+  .object({ description: SessionDescription.optional(), candidate: IceCandidate.optional() })
+  .strict()
+  .refine(
+    (signal) => (signal.description === undefined) !== (signal.candidate === undefined),
+    'Send either a description or a candidate.',
+  );
+
+const viewerId = z.string().min(1).max(64);
+const sessionId = z.string().uuid();
+const callerId = z.string().uuid();
+const seq = z.number().int().positive();
+
+/** A photo (or a still of a video that could not be sustained) as dashboards list it. */
+export const SessionPhoto = z.object({
+  id: z.string().uuid(),
+  sessionId,
+  callerId,
+  /** `still`: a frame the caller's page sent while the video could not be sustained. */
+  kind: z.enum(['photo', 'still', 'snapshot']),
+  contentType: PhotoContentType,
+  bytes: z.number().int().min(1),
+  width: z.number().int().min(1).nullable(),
+  height: z.number().int().min(1).nullable(),
+  /** When the photo was taken (EXIF, else the phone's clock at the pick), ISO 8601. */
+  takenAt: z.string().datetime(),
+  /** When the server stored it, ISO 8601. */
+  uploadedAt: z.string().datetime(),
+  /** Where it was taken: the photo's EXIF position (also stored as a fix), else null. */
+  position: z
+    .object({
+      latitude: z.number().min(-90).max(90),
+      longitude: z.number().min(-180).max(180),
+      uncertaintyRadiusInMeters: z.number().min(0).nullable(),
+    })
+    .nullable(),
+  /** SHA-256 of the stored bytes, hex: what the session's evidence chain covers. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** A signed URL that expires (`mediaLimits.signedUrlSeconds`). */
+  url: z.string().max(2_000),
+  urlExpiresAt: z.string().datetime(),
+});
+export type SessionPhoto = z.infer<typeof SessionPhoto>;
+
+/** A recording of a session's video (evidence), in chunks as they were uploaded. */
+export const SessionRecording = z.object({
+  id: z.string().uuid(),
+  sessionId,
+  callerId,
+  contentType: z.string().max(100),
+  startedAt: z.string().datetime(),
+  endedAt: z.string().datetime().nullable(),
+  bytes: z.number().int().min(0),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  url: z.string().max(2_000),
+  urlExpiresAt: z.string().datetime(),
+});
+export type SessionRecording = z.infer<typeof SessionRecording>;
+
+export const SessionMedia = z.object({
+  photos: z.array(SessionPhoto),
+  recordings: z.array(SessionRecording),
+});
+export type SessionMedia = z.infer<typeof SessionMedia>;
+
+/** Sequenced session events of issue 19 (merged into `sessionEvents`, realtime.ts). */
+export const mediaSessionEvents = {
+  /** A dispatcher asked the caller for video or a photo; the caller's page shows it. */
+  'media-requested': z.object({
+    seq,
+    sessionId,
+    callerId,
+    kind: MediaKind,
+    /** Video only: the dispatcher asked for sound too (the caller allows or not). */
+    audio: z.boolean(),
+    requestId: z.string().uuid(),
+  }),
+  /** The caller's answer: shown to the dispatcher; a decline is never asked again by itself. */
+  'media-answered': z.object({
+    seq,
+    sessionId,
+    callerId,
+    kind: MediaKind,
+    requestId: z.string().uuid(),
+    answer: z.enum(['allowed', 'declined']),
+    /** Video: whether the caller allowed sound as well. */
+    audio: z.boolean(),
+  }),
+  /** Live video started or stopped, and by whom. */
+  'video-state': z.object({
+    seq,
+    sessionId,
+    callerId,
+    state: z.enum(['started', 'stopped', 'stills']),
+    by: z.enum(['caller', 'dispatcher', 'session-ended', 'network']),
+  }),
+  /** A photo (or still, or snapshot) was stored for the session: dashboards add it to the gallery. */
+  'photo-added': z.object({
+    seq,
+    sessionId,
+    callerId,
+    photo: SessionPhoto.omit({ url: true, urlExpiresAt: true }),
+  }),
+} as const;
+
+/** dispatcher → server, issue 19 (merged into `dispatcherClientEvents`). */
+export const mediaDispatcherClientEvents = {
+  /** Ask the joined session's caller for video or a photo. */
+  'media-request': z
+    .object({ callerId, kind: MediaKind, audio: z.boolean().default(false) })
+    .strict(),
+  /** Watch the caller's running video: answered `video-viewer` (or an error when full). */
+  'video-watch': z.object({ callerId }).strict(),
+  /** A signal to the caller, for this socket's viewer connection. */
+  'video-signal': z.object({ callerId, signal: VideoSignal }).strict(),
+  /** Stop the caller's video (for every viewer). */
+  'video-stop': z.object({ callerId }).strict(),
+} as const;
+
+/** server → dispatcher, issue 19 (merged into `dispatcherServerEvents`). */
+export const mediaDispatcherServerEvents = {
+  /** This socket may now connect to the caller's video as `viewerId`, with these ICE servers. */
+  'video-viewer': z.object({ callerId, viewerId, iceServers: IceServers }),
+  /** A signal from the caller for this socket's viewer connection. */
+  'video-signal': z.object({ callerId, viewerId, signal: VideoSignal }),
+  /** A still of the caller's video (when video cannot be sustained): a signed URL. */
+  'video-still': z.object({ callerId, photoId: z.string().uuid(), url: z.string().max(2_000) }),
+} as const;
+
+/** caller → server, issue 19 (merged into `callerClientEvents`). */
+export const mediaCallerClientEvents = {
+  /** The caller's answer to a `media-request`. */
+  'media-answer': z
+    .object({
+      requestId: z.string().uuid(),
+      answer: z.enum(['allowed', 'declined']),
+      audio: z.boolean().default(false),
+    })
+    .strict(),
+  /** The video runs (`started`), has fallen back to stills, or was stopped by the caller. */
+  'video-state': z.object({ state: z.enum(['started', 'stopped', 'stills']) }).strict(),
+  /** A signal to one viewer. */
+  'video-signal': z.object({ viewerId, signal: VideoSignal }).strict(),
+} as const;
+
+/** server → caller, issue 19 (merged into `callerServerEvents`). */
+export const mediaCallerServerEvents = {
+  /** A dispatcher asks for video or a photo: show Allow / Not now. */
+  'media-request': z.object({
+    requestId: z.string().uuid(),
+    kind: MediaKind,
+    audio: z.boolean(),
+    /** Video: ICE servers for the viewer connections to come. */
+    iceServers: IceServers,
+  }),
+  /** A dashboard wants to watch: make an offer to `viewerId`. */
+  'video-viewer': z.object({ viewerId, iceServers: IceServers }),
+  /** A viewer left (its socket closed): close its peer connection. */
+  'video-viewer-left': z.object({ viewerId }),
+  /** A signal from one viewer. */
+  'video-signal': z.object({ viewerId, signal: VideoSignal }),
+  /** The dispatcher stopped the video, or tracking ended: turn the camera off. */
+  'video-stop': z.object({}),
+} as const;
