@@ -121,6 +121,45 @@ export interface CallerPageTexts {
   chatShowTranslation: string;
   /** Marks the original text when it is shown under the translation. */
   chatOriginalLabel: string;
+
+  /**
+   * Video and photos (issue 19): a dispatcher's request, shown with Allow / Not now. Nothing
+   * leaves the phone until the caller taps Allow; a decline is told to the dispatcher.
+   */
+  mediaVideoRequestTitle: string;
+  mediaVideoRequestBody: string;
+  /** Added when the dispatcher asked for sound as well. */
+  mediaVideoAudioNote: string;
+  mediaPhotoRequestTitle: string;
+  /** `max` is the number of photos the caller may send. */
+  mediaPhotoRequestBody(max: number): string;
+  mediaAllowButton: string;
+  mediaDeclineButton: string;
+  mediaDeclined: string;
+  /** The banner shown for as long as the camera runs. */
+  cameraOnBanner: string;
+  cameraStarting: string;
+  /** The accessible name of the caller's own camera preview. */
+  cameraPreviewLabel: string;
+  cameraSwitchButton: string;
+  cameraStopButton: string;
+  cameraStopped: string;
+  cameraBlocked: string;
+  /** The video could not be sustained: still pictures are sent instead. */
+  cameraStills: string;
+  photoPickButton: string;
+  /** The list of photos picked, with each one's progress. */
+  photoListLabel: string;
+  /** `percent` is already rounded. */
+  photoSending(percent: number): string;
+  photoSent: string;
+  /** A photo that was not sent; its reason follows. */
+  photoNotSent: string;
+  photoNetworkError: string;
+  photoNotImage: string;
+  /** `max` photos have been sent or picked: the rest were left out. */
+  photoTooMany(max: number): string;
+  photoDoneButton: string;
 }
 
 export interface CallerTexts {
@@ -267,6 +306,35 @@ const en: CallerTexts = {
     chatShowOriginal: 'Show original',
     chatShowTranslation: 'Show translation',
     chatOriginalLabel: 'Original',
+    mediaVideoRequestTitle: 'The dispatcher asks to see your camera',
+    mediaVideoRequestBody:
+      'Live video from your phone helps them see what is happening. Nothing is sent unless you tap Allow, and you can stop it at any time.',
+    mediaVideoAudioNote: 'Sound from your microphone is sent too.',
+    mediaPhotoRequestTitle: 'The dispatcher asks for photos',
+    mediaPhotoRequestBody: (max) =>
+      `Take or choose up to ${max} photos. Only the photos you pick are sent.`,
+    mediaAllowButton: 'Allow',
+    mediaDeclineButton: 'Not now',
+    mediaDeclined: 'You said not now. The dispatcher has been told.',
+    cameraOnBanner: 'Camera on: the dispatcher can see your camera',
+    cameraStarting: 'Starting the camera…',
+    cameraPreviewLabel: 'What your camera shows',
+    cameraSwitchButton: 'Switch camera',
+    cameraStopButton: 'Stop video',
+    cameraStopped: 'Video stopped.',
+    cameraBlocked:
+      "Your phone did not let this page use the camera. Allow the camera in your browser's settings for this site.",
+    cameraStills:
+      'Your connection is slow: a picture from the camera is sent every few seconds instead of video.',
+    photoPickButton: 'Take or choose photos',
+    photoListLabel: 'Your photos',
+    photoSending: (percent) => `Sending… ${percent}\u00a0%`,
+    photoSent: 'Sent',
+    photoNotSent: 'Not sent',
+    photoNetworkError: 'No connection. Try again.',
+    photoNotImage: 'This file is not a photo.',
+    photoTooMany: (max) => `You can send up to ${max} photos. The others were left out.`,
+    photoDoneButton: 'Done',
   },
 };
 
@@ -387,6 +455,35 @@ const es: CallerTexts = {
     chatShowOriginal: 'Ver el original',
     chatShowTranslation: 'Ver la traducción',
     chatOriginalLabel: 'Texto original',
+    mediaVideoRequestTitle: 'El operador pide ver su cámara',
+    mediaVideoRequestBody:
+      'El video en vivo de su teléfono le ayuda a ver lo que pasa. No se envía nada a menos que toque Permitir, y puede detenerlo en cualquier momento.',
+    mediaVideoAudioNote: 'También se envía el sonido de su micrófono.',
+    mediaPhotoRequestTitle: 'El operador pide fotos',
+    mediaPhotoRequestBody: (max) =>
+      `Tome o elija hasta ${max} fotos. Solo se envían las fotos que elija.`,
+    mediaAllowButton: 'Permitir',
+    mediaDeclineButton: 'Ahora no',
+    mediaDeclined: 'Dijo que ahora no. Se le avisó al operador.',
+    cameraOnBanner: 'Cámara encendida: el operador puede ver su cámara',
+    cameraStarting: 'Encendiendo la cámara…',
+    cameraPreviewLabel: 'Lo que muestra su cámara',
+    cameraSwitchButton: 'Cambiar de cámara',
+    cameraStopButton: 'Detener el video',
+    cameraStopped: 'El video se detuvo.',
+    cameraBlocked:
+      'Su teléfono no permitió que esta página use la cámara. Permita la cámara en la configuración del navegador para este sitio.',
+    cameraStills:
+      'Su conexión es lenta: en lugar de video se envía una imagen de la cámara cada pocos segundos.',
+    photoPickButton: 'Tomar o elegir fotos',
+    photoListLabel: 'Sus fotos',
+    photoSending: (percent) => `Enviando… ${percent}\u00a0%`,
+    photoSent: 'Enviada',
+    photoNotSent: 'No enviada',
+    photoNetworkError: 'Sin conexión. Vuelva a intentarlo.',
+    photoNotImage: 'Este archivo no es una foto.',
+    photoTooMany: (max) => `Puede enviar hasta ${max} fotos. Las demás no se incluyeron.`,
+    photoDoneButton: 'Listo',
   },
 };
 
@@ -512,6 +609,36 @@ const fr: CallerTexts = {
     chatShowOriginal: 'Voir l’original',
     chatShowTranslation: 'Voir la traduction',
     chatOriginalLabel: 'Texte original',
+    mediaVideoRequestTitle: 'Le répartiteur demande à voir votre caméra',
+    mediaVideoRequestBody:
+      'La vidéo en direct de votre téléphone l’aide à voir ce qui se passe. Rien n’est envoyé si vous ne touchez pas Autoriser, et vous pouvez l’arrêter à tout moment.',
+    mediaVideoAudioNote: 'Le son de votre micro est aussi envoyé.',
+    mediaPhotoRequestTitle: 'Le répartiteur demande des photos',
+    mediaPhotoRequestBody: (max) =>
+      `Prenez ou choisissez jusqu’à ${max} photos. Seules les photos choisies sont envoyées.`,
+    mediaAllowButton: 'Autoriser',
+    mediaDeclineButton: 'Pas maintenant',
+    mediaDeclined: 'Vous avez répondu pas maintenant. Le répartiteur en a été informé.',
+    cameraOnBanner: 'Caméra allumée : le répartiteur voit votre caméra',
+    cameraStarting: 'Démarrage de la caméra…',
+    cameraPreviewLabel: 'Ce que montre votre caméra',
+    cameraSwitchButton: 'Changer de caméra',
+    cameraStopButton: 'Arrêter la vidéo',
+    cameraStopped: 'Vidéo arrêtée.',
+    cameraBlocked:
+      'Votre téléphone n’a pas permis à cette page d’utiliser la caméra. Autorisez la caméra dans les réglages du navigateur pour ce site.',
+    cameraStills:
+      'Votre connexion est lente : une image de la caméra est envoyée toutes les quelques secondes au lieu de la vidéo.',
+    photoPickButton: 'Prendre ou choisir des photos',
+    photoListLabel: 'Vos photos',
+    photoSending: (percent) => `Envoi… ${percent}\u00a0%`,
+    photoSent: 'Envoyée',
+    photoNotSent: 'Non envoyée',
+    photoNetworkError: 'Pas de connexion. Réessayez.',
+    photoNotImage: 'Ce fichier n’est pas une photo.',
+    photoTooMany: (max) =>
+      `Vous pouvez envoyer jusqu’à ${max} photos. Les autres n’ont pas été prises.`,
+    photoDoneButton: 'Terminé',
   },
 };
 
@@ -624,6 +751,32 @@ const zh: CallerTexts = {
     chatShowOriginal: '查看原文',
     chatShowTranslation: '查看译文',
     chatOriginalLabel: '原文',
+    mediaVideoRequestTitle: '调度员请求查看您的摄像头',
+    mediaVideoRequestBody:
+      '手机的实时视频能帮助调度员了解现场情况。除非您点按“允许”，否则不会发送任何内容，您也可以随时停止。',
+    mediaVideoAudioNote: '麦克风的声音也会一起发送。',
+    mediaPhotoRequestTitle: '调度员请求照片',
+    mediaPhotoRequestBody: (max) => `拍摄或选择最多 ${max} 张照片。只会发送您选择的照片。`,
+    mediaAllowButton: '允许',
+    mediaDeclineButton: '暂不',
+    mediaDeclined: '您选择了暂不。已告知调度员。',
+    cameraOnBanner: '摄像头已开启：调度员可以看到您的摄像头画面',
+    cameraStarting: '正在开启摄像头…',
+    cameraPreviewLabel: '您的摄像头画面',
+    cameraSwitchButton: '切换摄像头',
+    cameraStopButton: '停止视频',
+    cameraStopped: '视频已停止。',
+    cameraBlocked: '您的手机不允许此页面使用摄像头。请在浏览器的网站设置中允许使用摄像头。',
+    cameraStills: '您的网络较慢：改为每隔几秒发送一张摄像头画面，而不是视频。',
+    photoPickButton: '拍摄或选择照片',
+    photoListLabel: '您的照片',
+    photoSending: (percent) => `正在发送… ${percent}\u00a0%`,
+    photoSent: '已发送',
+    photoNotSent: '未发送',
+    photoNetworkError: '没有网络连接。请重试。',
+    photoNotImage: '此文件不是照片。',
+    photoTooMany: (max) => `最多可以发送 ${max} 张照片。其余的未包含在内。`,
+    photoDoneButton: '完成',
   },
 };
 
