@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess, type ApiProcess } from '../support/api-process';
 import { testRedisPrefix } from '../support/api';
@@ -87,8 +88,14 @@ describe('two API instances behind HAProxy', () => {
     await live.start();
     await new Promise((resolve) => setTimeout(resolve, 3_000));
 
+    // Postgres slow for the last second before the kill (the sessions' rows locked, which every
+    // batch touching them waits for), so that the killed instance surely has acked rows it has
+    // not written: the ones its write journal must bring back.
+    const slow = await holdSessionRows(live.sessionIds());
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     await apis[0].kill();
     const killedAt = Date.now();
+    await slow.release();
     try {
       const resumedMs = await live.waitResumed(killedAt, 30_000);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -109,6 +116,7 @@ describe('two API instances behind HAProxy', () => {
       expect(figures.seqReused).toBe(0);
       expect(figures.undelivered).toBe(0);
       expect(stored.rows).toBe(stored.distinct);
+      expect(figures.writtenFromKilledJournal).toBeGreaterThan(0);
       expect(figures.notStoredWithKilledInstance).toBe(0);
     } finally {
       apis[0] = await start(apis[0].port);
@@ -149,6 +157,28 @@ describe('two API instances behind HAProxy', () => {
     expect(figures.notStoredSinceRestartBegan).toBe(0);
   }, 180_000);
 });
+
+/** Locks the sessions' rows until `release()`: each batch writing their fixes waits meanwhile. */
+async function holdSessionRows(ids: string[]): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const transaction = database.db.transaction().execute(async (trx) => {
+    await sql`select id from tracking_sessions where id = any(${ids}::uuid[]) for update`.execute(
+      trx,
+    );
+    locked();
+    await released;
+  });
+  await isLocked;
+  return {
+    release: async () => {
+      release();
+      await transaction;
+    },
+  };
+}
 
 /** `locus_journal_rows_recovered_total` of an instance: rows it wrote for a dead one. */
 async function journalRowsRecovered(api: ApiProcess): Promise<number> {

@@ -99,6 +99,11 @@ export class LiveSessions {
     return live;
   }
 
+  /** The sessions' ids. */
+  sessionIds(): string[] {
+    return this.callers.map((caller) => caller.sessionId);
+  }
+
   /** Connects everyone (dispatchers joined first), then the callers start taking fixes. */
   async start(): Promise<void> {
     this.running = true;

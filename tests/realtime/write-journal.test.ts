@@ -61,6 +61,7 @@ function fixRow(capturedAt: number): NewRow {
 async function accept(journal: WriteJournal, row: NewRow): Promise<number> {
   const entry = await journal.entryFor(session.sessionId, row);
   const event = 'fix' in row ? 'new-location-available' : row.event.event;
+  journal.settled();
   return sequencer.publish(
     session.sessionId,
     event as 'new-location-available',
@@ -153,9 +154,44 @@ describe('the write journal', () => {
     await redis.del(`${prefix}write-journal:{api-killed-after-commit}:alive`);
     await survivor.recoverOrphans();
 
-    const stored = (await storedFixes()).filter((each) => each.seq === seq);
-    expect(stored).toHaveLength(1);
+    const stored = await database.db
+      .selectFrom('location_fixes')
+      .select(['latitude'])
+      .where('session_id', '=', session.sessionId)
+      .where('seq', '=', seq)
+      .execute();
+    // The row Postgres had is kept as it was, not replaced by the journal's copy.
+    expect(stored).toEqual([{ latitude: 1 }]);
     expect(await redis.hexists(keys.unwritten(session.sessionId), String(seq))).toBe(0);
+  });
+
+  it('lists its sessions again after being taken for dead, so later rows stay findable', async () => {
+    const slow = journalOf('api-slow');
+    const other = journalOf('api-other');
+    await slow.start();
+    await accept(slow, fixRow(Date.now() - 20_000));
+    // Its key expired (an event loop blocked for 15 s): another instance recovers its journal.
+    await redis.del(`${prefix}write-journal:{api-slow}:alive`);
+    await other.recoverOrphans();
+    expect(await redis.smembers(`${prefix}write-journal:{api-slow}:sessions`)).toEqual([]);
+
+    // It wakes up and renews (its timer), then numbers another row in the same session.
+    await slow.renew();
+    const later = await accept(slow, fixRow(Date.now() - 10_000));
+    slow.crash();
+    await redis.del(`${prefix}write-journal:{api-slow}:alive`);
+    await other.recoverOrphans();
+    expect((await storedFixes()).map((row) => row.seq)).toContain(later);
+  });
+
+  it('numbers no row once shutdown has begun', async () => {
+    const closing = journalOf('api-closing');
+    await closing.start();
+    expect(await closing.close()).toBe(0);
+    await expect(closing.entryFor(session.sessionId, fixRow(Date.now()))).rejects.toThrow(
+      'shutting down',
+    );
+    await closing.stop(0);
   });
 
   it('releases its journal on a clean stop with nothing left, and leaves it to others otherwise', async () => {

@@ -307,6 +307,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     await hub.close(2_000, config.SHUTDOWN_TIMEOUT_MS);
   });
   app.addHook('onClose', async () => {
+    // No row is numbered from here on; those being numbered reach the writer before it drains.
+    await journal.close();
     await writer.drain(Date.now() + config.SHUTDOWN_TIMEOUT_MS);
     await journal.stop(writer.pending);
     await queues.close();

@@ -58,13 +58,20 @@ redis.call('EXPIRE', KEYS[2], ARGV[7])
 return seq
 `;
 
-/** Seeds the counter with the highest seq known to Postgres or still in the stream. */
+/**
+ * Seeds the counter with the highest seq known to Postgres, still in the stream, or still in the
+ * write journal (a row numbered and not yet written, whose counter was evicted).
+ */
 const SEED_SCRIPT = `
 local last = tonumber(ARGV[1])
 local tail = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
 if tail[1] then
   local fromStream = tonumber(string.match(tail[1][1], '^(%d+)'))
   if fromStream > last then last = fromStream end
+end
+for _, field in ipairs(redis.call('HKEYS', KEYS[3])) do
+  local journalled = tonumber(field)
+  if journalled and journalled > last then last = journalled end
 end
 redis.call('SET', KEYS[1], last, 'EX', ARGV[2], 'NX')
 return redis.call('GET', KEYS[1])
@@ -111,7 +118,13 @@ type SequencedRedis = Redis & {
     acceptedStamp: string,
     journalEntry: string,
   ): Promise<number>;
-  locusSeed(seqKey: string, streamKey: string, last: number, ttl: number): Promise<string>;
+  locusSeed(
+    seqKey: string,
+    streamKey: string,
+    unwrittenKey: string,
+    last: number,
+    ttl: number,
+  ): Promise<string>;
   locusClaimSocket(
     key: string,
     member: string,
@@ -208,7 +221,7 @@ export class Sequencer {
     },
   ) {
     redis.defineCommand('locusPublish', { numberOfKeys: 6, lua: PUBLISH_SCRIPT });
-    redis.defineCommand('locusSeed', { numberOfKeys: 2, lua: SEED_SCRIPT });
+    redis.defineCommand('locusSeed', { numberOfKeys: 3, lua: SEED_SCRIPT });
     redis.defineCommand('locusClaimSocket', { numberOfKeys: 1, lua: CLAIM_SOCKET_SCRIPT });
     this.redis = redis as SequencedRedis;
   }
@@ -288,6 +301,7 @@ export class Sequencer {
     const value = await this.redis.locusSeed(
       this.keys.seq(sessionId),
       this.keys.stream(sessionId),
+      this.keys.unwritten(sessionId),
       lastPersistedSeq,
       this.options.ttlSeconds,
     );

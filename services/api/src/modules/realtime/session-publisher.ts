@@ -23,19 +23,23 @@ export async function sequence(
   row?: NewRow,
 ): Promise<number> {
   const entry = row ? await context.journal.entryFor(sessionId, row) : undefined;
-  const publish = () =>
-    context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks, entry);
-  let seq = await publish();
-  if (seq === -1) {
-    await context.writer.flush();
-    await context.sequencer.seed(sessionId, await lastPersistedSeq(context.db, sessionId));
-    seq = await publish();
+  try {
+    const publish = () =>
+      context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks, entry);
+    let seq = await publish();
+    if (seq === -1) {
+      await context.writer.flush();
+      await context.sequencer.seed(sessionId, await lastPersistedSeq(context.db, sessionId));
+      seq = await publish();
+    }
+    if (seq > 0 && row) {
+      if ('fix' in row) context.writer.addFix({ ...row.fix, seq });
+      else context.writer.addEvent({ ...row.event, seq });
+    }
+    return seq;
+  } finally {
+    if (row) context.journal.settled();
   }
-  if (seq > 0 && row) {
-    if ('fix' in row) context.writer.addFix({ ...row.fix, seq });
-    else context.writer.addEvent({ ...row.event, seq });
-  }
-  return seq;
 }
 
 /**

@@ -15,9 +15,26 @@ const ALIVE_MS = 15_000;
 const TICK_MS = 5_000;
 /** How long one instance may take to recover a dead instance's journal before another may. */
 const CLAIM_MS = 60_000;
+/** How long shutdown waits for rows being numbered to reach the writer. */
+const SETTLE_MS = 2_000;
 /** Sessions read per round trip, and rows per transaction, while recovering. */
 const SESSIONS_PER_READ = 200;
 const ROWS_PER_WRITE = 1_000;
+/**
+ * Takes a committed batch's rows off the journal in one call: KEYS are the sessions' unwritten
+ * hashes, ARGV[i] the space-separated seqs of KEYS[i]. One command per session cost the API's
+ * loop a command per fix at 5,000 sessions. (On a Redis Cluster this would be one call per slot;
+ * Locus runs on one Redis node, with the session hash tags kept for a future cluster.)
+ */
+const FORGET_SCRIPT = `for i, key in ipairs(KEYS) do
+  local seqs = {}
+  for seq in string.gmatch(ARGV[i], '%d+') do seqs[#seqs + 1] = seq end
+  redis.call('HDEL', key, unpack(seqs))
+end
+return #KEYS`;
+/** Deletes a claim only if this instance still holds it (a slow recovery's claim may have passed). */
+const RELEASE_CLAIM = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 /**
  * The write-ahead journal of accepted rows (issue 18). A fix is acknowledged to the phone once it
@@ -33,8 +50,14 @@ const ROWS_PER_WRITE = 1_000;
 export class WriteJournal {
   /** Sessions this instance has listed (or is listing) as holding its journal rows. */
   private readonly enlisted = new Map<string, Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private recoverTimer: NodeJS.Timeout | undefined;
+  private recovering: Promise<unknown> | undefined;
+  private started = false;
+  /** Shutting down: no new row is journalled (so none is numbered, nor acked). */
+  private closing = false;
+  /** Rows given an entry and not yet handed to the writer (`settled`). */
+  private numbering = 0;
   private readonly keys;
 
   constructor(
@@ -56,26 +79,65 @@ export class WriteJournal {
     };
   }
 
-  /** Registers this instance's journal and starts renewing it and looking for orphans. */
+  /**
+   * Registers this instance's journal and starts renewing it and looking for orphans, each on its
+   * own timer: a recovery waiting on a slow Postgres must not let this instance's own key expire.
+   */
   async start(): Promise<void> {
     await this.renew();
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick().finally(() => (this.ticking = undefined));
+    this.started = true;
+    this.renewTimer = setInterval(() => {
+      this.renew().catch((error: unknown) =>
+        this.log.warn({ err: error }, 'write journal not renewed; trying again'),
+      );
     }, TICK_MS);
-    this.timer.unref();
+    this.recoverTimer = setInterval(() => {
+      this.recovering ??= this.recoverOrphans()
+        .catch((error: unknown) =>
+          this.log.warn({ err: error }, 'write journal recovery failed; trying again'),
+        )
+        .finally(() => (this.recovering = undefined));
+    }, TICK_MS);
+    this.renewTimer.unref();
+    this.recoverTimer.unref();
   }
 
   /**
    * The journal entry of a row (the seq is left 0; the hash field holds it), once the session is
-   * listed under this instance, so that a survivor can find the row.
+   * listed under this instance, so that a survivor can find the row. Pair with `settled` once the
+   * row is with the writer (or was not numbered). Refused once shutdown has begun.
    */
   async entryFor(sessionId: string, row: NewRow): Promise<string> {
-    await this.enlist(sessionId);
+    if (this.closing) throw new Error('this instance is shutting down');
+    this.numbering += 1;
+    try {
+      await this.enlist(sessionId);
+    } catch (error) {
+      this.numbering -= 1;
+      throw error;
+    }
     const rows =
       'fix' in row
         ? encodeRows([{ ...row.fix, seq: 0 }], [])
         : encodeRows([], [{ ...row.event, seq: 0 }]);
     return `${this.instanceId}\n${rows}`;
+  }
+
+  /** The row of an `entryFor` is with the writer now (or was a duplicate, or failed). */
+  settled(): void {
+    this.numbering -= 1;
+  }
+
+  /**
+   * Shutdown's first step, before the writer drains: journals no new row, and waits (a little)
+   * for the rows being numbered to reach the writer. Returns how many did not.
+   */
+  async close(): Promise<number> {
+    this.closing = true;
+    const deadline = Date.now() + SETTLE_MS;
+    while (this.numbering > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    return this.numbering;
   }
 
   /** After a committed batch: its rows leave the journal. A failure only leaves them to expire. */
@@ -87,10 +149,9 @@ export class WriteJournal {
       if (list) list.push(row.seq);
       else seqs.set(row.sessionId, [row.seq]);
     }
-    const pipeline = this.redis.pipeline();
-    for (const [sessionId, list] of seqs)
-      pipeline.hdel(this.sessionKeys.unwritten(sessionId), ...list.map(String));
-    pipeline.exec().catch((error: unknown) => {
+    const keys = [...seqs.keys()].map((sessionId) => this.sessionKeys.unwritten(sessionId));
+    const lists = [...seqs.values()].map((list) => list.join(' '));
+    this.redis.eval(FORGET_SCRIPT, keys.length, ...keys, ...lists).catch((error: unknown) => {
       this.log.warn({ err: error }, 'written rows not taken off the write journal');
     });
   }
@@ -100,17 +161,20 @@ export class WriteJournal {
    * ownership key goes at once, so that another instance writes them now.
    */
   async stop(unwritten: number): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.ticking;
+    this.closing = true;
+    this.crash();
+    // A recovery in progress is left to finish in the background (another instance redoes what
+    // it did not commit once its claim expires); shutdown waits for it only briefly.
+    await Promise.race([this.recovering, new Promise((resolve) => setTimeout(resolve, SETTLE_MS))]);
     const id = this.instanceId;
     try {
-      if (unwritten > 0) await this.redis.del(this.keys.alive(id));
-      else
-        await this.redis
-          .multi()
-          .srem(this.keys.owners, id)
-          .del(this.keys.sessions(id), this.keys.alive(id))
-          .exec();
+      if (unwritten + this.numbering > 0) await this.redis.del(this.keys.alive(id));
+      else {
+        // Separate commands: the keys live in different cluster slots.
+        await this.redis.srem(this.keys.owners, id);
+        await this.redis.del(this.keys.sessions(id));
+        await this.redis.del(this.keys.alive(id));
+      }
     } catch (error) {
       this.log.warn({ err: error }, 'write journal not released (it expires by itself)');
     }
@@ -121,7 +185,8 @@ export class WriteJournal {
    * expires). For tests/realtime/write-journal.test.ts.
    */
   crash(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    if (this.recoverTimer) clearInterval(this.recoverTimer);
   }
 
   /** Looks once for journals whose owner died, and writes them; returns the rows recovered. */
@@ -140,7 +205,7 @@ export class WriteJournal {
       try {
         recovered += await this.recover(id);
       } finally {
-        await this.redis.del(this.keys.recovering(id));
+        await this.redis.eval(RELEASE_CLAIM, 1, this.keys.recovering(id), this.instanceId);
       }
     }
     return recovered;
@@ -159,20 +224,27 @@ export class WriteJournal {
     return listed;
   }
 
-  private async renew(): Promise<void> {
-    await this.redis
-      .multi()
-      .sadd(this.keys.owners, this.instanceId)
-      .set(this.keys.alive(this.instanceId), String(Date.now()), 'PX', ALIVE_MS)
-      .exec();
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      await this.renew();
-      await this.recoverOrphans();
-    } catch (error) {
-      this.log.warn({ err: error }, 'write journal renewal or recovery failed; trying again');
+  /**
+   * Renews the owner key (every `TICK_MS`, on its own timer). Finding itself missing from the owners (Redis restarted empty, or this
+   * instance was so slow that another took it for dead and recovered its journal) means the list
+   * of its sessions may be gone too: every session it remembers is listed again, and any new one
+   * will be, so that rows journalled since stay findable.
+   */
+  async renew(): Promise<void> {
+    const id = this.instanceId;
+    await this.redis.set(this.keys.alive(id), String(Date.now()), 'PX', ALIVE_MS);
+    const added = await this.redis.sadd(this.keys.owners, id);
+    if (added === 1 && this.started) {
+      const sessions = [...this.enlisted.keys()];
+      for (let at = 0; at < sessions.length; at += SESSIONS_PER_READ)
+        await this.redis.sadd(
+          this.keys.sessions(id),
+          ...sessions.slice(at, at + SESSIONS_PER_READ),
+        );
+      this.log.warn(
+        { sessions: sessions.length },
+        'this instance’s write journal had been taken for dead; listed its sessions again',
+      );
     }
   }
 
@@ -189,15 +261,14 @@ export class WriteJournal {
         SESSIONS_PER_READ,
       );
       cursor = next;
-      const read = this.redis.pipeline();
-      for (const sessionId of sessionIds) read.hgetall(this.sessionKeys.unwritten(sessionId));
-      const hashes = (await read.exec()) ?? [];
+      const hashes = await Promise.all(
+        sessionIds.map((sessionId) => this.redis.hgetall(this.sessionKeys.unwritten(sessionId))),
+      );
       const fixes: FixRow[] = [];
       const events: EventRow[] = [];
-      for (const [error, hash] of hashes) {
-        if (error) throw error;
+      for (const hash of hashes) {
         // Other instances' rows in the same session are theirs to write.
-        for (const [seq, entry] of Object.entries(hash as Record<string, string>)) {
+        for (const [seq, entry] of Object.entries(hash)) {
           if (!entry.startsWith(owner)) continue;
           const rows = decodeRows(entry.slice(owner.length));
           for (const fix of rows.fixes) fixes.push({ ...fix, seq: Number(seq) });
@@ -210,10 +281,11 @@ export class WriteJournal {
         await this.db.transaction().execute((trx) => writeBatch(trx, someFixes, someEvents));
         this.written(someFixes, someEvents);
         recovered += someFixes.length + someEvents.length;
+        this.onRecovered?.(someFixes.length + someEvents.length);
       }
     } while (cursor !== '0');
-    await this.redis.multi().srem(this.keys.owners, id).del(this.keys.sessions(id)).exec();
-    this.onRecovered?.(recovered);
+    await this.redis.srem(this.keys.owners, id);
+    await this.redis.del(this.keys.sessions(id));
     this.log.info(
       { instance: id, rows: recovered },
       'wrote the write journal of an instance that stopped without writing it',
