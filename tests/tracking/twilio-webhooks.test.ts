@@ -258,6 +258,28 @@ describe('texting through Twilio', () => {
     }
   });
 
+  it('applies a report kept for a text whose worker died after storing its id (the job run again)', async () => {
+    const { request, socket, answer } = await textCaller('+12025550178');
+    expect(answer.status).toBe(200);
+    await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'sent');
+    const [sms] = (
+      await sql<{ id: string; sid: string }>`
+        select id, provider_message_id as sid from sms_messages
+        where session_id = ${request.uuid}`.execute(stack.database.db)
+    ).rows;
+    // What a worker killed between committing the id and applying the kept reports leaves.
+    await sql`insert into sms_early_reports (provider_message_id, status, error)
+              values (${sms!.sid}, 'delivered', null)`.execute(stack.database.db);
+    // BullMQ runs the stalled job again.
+    await stack.api.app.locus.queues.enqueue('smsSend', { smsId: sms!.id }, `again-${sms!.id}`);
+    await socket.next((frame) => frame.event === 'sms-status' && frame.data.status === 'delivered');
+    const kept = await sql<{ kept: number }>`
+      select count(*)::int as kept from sms_early_reports
+      where provider_message_id = ${sms!.sid}`.execute(stack.database.db);
+    expect(kept.rows).toEqual([{ kept: 0 }]);
+    await socket.close();
+  });
+
   it('tells the dispatcher of a refusal that comes after the API stopped waiting, and fails the request', async () => {
     const number = '+12025550177';
     fake.landlines.add(number);

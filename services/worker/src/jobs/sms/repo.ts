@@ -5,7 +5,14 @@ export async function findSms(db: Database, smsId: string) {
   return db
     .selectFrom('sms_messages as m')
     .leftJoin('sms_opt_outs as o', 'o.phone_number', 'm.phone_number')
-    .select(['m.id', 'm.phone_number', 'm.body', 'm.status', 'o.phone_number as opted_out'])
+    .select([
+      'm.id',
+      'm.phone_number',
+      'm.body',
+      'm.status',
+      'm.provider_message_id',
+      'o.phone_number as opted_out',
+    ])
     .where('m.id', '=', smsId)
     .where('m.direction', '=', 'outbound')
     .executeTakeFirst();
@@ -16,16 +23,16 @@ export async function findSms(db: Database, smsId: string) {
  * if one did (its outcome is then unknown: it may have been accepted).
  */
 export async function markSendAttempt(db: Database, smsId: string): Promise<Date | null> {
-  const row = await db
-    .with('before', (query) =>
-      query.selectFrom('sms_messages').select('send_attempted_at').where('id', '=', smsId),
-    )
-    .updateTable('sms_messages')
-    .set({ send_attempted_at: sql<Date>`coalesce(sms_messages.send_attempted_at, now())` })
-    .where('id', '=', smsId)
-    .returning((eb) => eb.selectFrom('before').select('before.send_attempted_at').as('previous'))
-    .executeTakeFirst();
-  return row?.previous ?? null;
+  // The row is locked as it is read (`for update` in the FROM, not a CTE: a CTE read only by
+  // RETURNING runs after the update and reads the old snapshot). Two runs of one job at once (a
+  // stalled job run again while the first still runs) must not both read "never attempted": the
+  // second waits for the first's lock, then reads its stamp (tests/worker/sms-send-attempt.test.ts).
+  const { rows } = await sql<{ previous: Date | null }>`
+    update sms_messages m set send_attempted_at = coalesce(before.send_attempted_at, now())
+      from (select id, send_attempted_at from sms_messages where id = ${smsId} for update) before
+     where m.id = before.id
+    returning before.send_attempted_at as previous`.execute(db);
+  return rows[0]?.previous ?? null;
 }
 
 /**

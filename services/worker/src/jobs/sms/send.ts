@@ -23,7 +23,12 @@ export async function smsSend(
 ): Promise<{ sent: boolean; skipped?: string }> {
   const row = await findSms(db, payload.smsId);
   if (!row) return { sent: false, skipped: 'missing' };
-  if (row.status !== 'queued') return { sent: false, skipped: row.status };
+  if (row.status !== 'queued') {
+    // A run that committed the id and died before applying the reports kept for it (a stalled
+    // job run again): they are applied now, or they would wait in `sms_early_reports` for good.
+    if (row.provider_message_id) await applyEarlyReports(db, row.id, row.provider_message_id);
+    return { sent: false, skipped: row.status };
+  }
   if (row.opted_out) {
     await markSmsFailed(db, row.id, sms.name, 'opted-out');
     return { sent: false, skipped: 'opted-out' };
