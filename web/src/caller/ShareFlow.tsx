@@ -9,6 +9,8 @@ import { CallerHeading } from './CallerHeading';
 import type { FixQueue } from './fix-queue';
 import { CallForHelp, LinkEndView, LoadingView } from './LinkEndViews';
 import { LocationSharing, type SharingState } from './location-sharing';
+import { CallerMedia, type MediaState } from './media/caller-media';
+import { MediaPanel } from './media/MediaPanel';
 import { PermissionDeniedView } from './PermissionDeniedView';
 import { ShareRequestView } from './ShareRequestView';
 import { SharingView } from './SharingView';
@@ -23,6 +25,17 @@ function useLocationSharing(token: string, queue: FixQueue) {
   const [chat] = useState(() => new CallerChat(token, sharing.sendChat));
   const [state, setState] = useState<SharingState>(sharing.getState);
   const [chatState, setChatState] = useState<ChatState>(chat.getState);
+  // Video and photos (issue 19) ride on the same socket.
+  const [media] = useState(() => new CallerMedia(token, sharing.sendMedia));
+  const [mediaState, setMediaState] = useState<MediaState>(media.getState);
+  useEffect(() => {
+    const unsubscribe = media.subscribe(() => setMediaState(media.getState()));
+    sharing.attachMedia(media);
+    return () => {
+      unsubscribe();
+      media.destroy();
+    };
+  }, [sharing, media]);
   useEffect(() => {
     const unsubscribe = sharing.subscribe(() => setState(sharing.getState()));
     const unsubscribeChat = chat.subscribe(() => setChatState(chat.getState()));
@@ -34,7 +47,20 @@ function useLocationSharing(token: string, queue: FixQueue) {
       sharing.destroy();
     };
   }, [sharing, chat]);
-  return { state, start: sharing.start, stop: sharing.stop, chatState, sendChat: chat.send };
+  // The request ended (or the link was refused): the camera goes off with it.
+  const over = state.phase === 'ended' || state.phase === 'revoked';
+  useEffect(() => {
+    if (over) media.destroy();
+  }, [over, media]);
+  return {
+    state,
+    start: sharing.start,
+    stop: sharing.stop,
+    chatState,
+    sendChat: chat.send,
+    media,
+    mediaState,
+  };
 }
 
 /** Phases in which the request is still open: the chat shows below whatever they show. */
@@ -68,7 +94,10 @@ export function ShareFlow({
   /** The server refused the link: the page asks the API why. */
   onRevoked: () => void;
 }) {
-  const { state, start, stop, chatState, sendChat } = useLocationSharing(token, queue);
+  const { state, start, stop, chatState, sendChat, media, mediaState } = useLocationSharing(
+    token,
+    queue,
+  );
   const t = texts.page;
 
   const revoked = state.phase === 'revoked';
@@ -82,6 +111,8 @@ export function ShareFlow({
   return (
     <>
       {state.connection === 'superseded' && <OpenInAnotherTab t={t} />}
+      {/* Above the location views: the request and the Camera on banner are what matters now. */}
+      {chatPhases.has(state.phase) && <MediaPanel t={t} media={media} state={mediaState} />}
       <Phase
         state={state}
         texts={texts}

@@ -48,6 +48,24 @@ export interface CallerChatHooks {
   joined(): void;
 }
 
+/** The video and photo frames from the server (issue 19). */
+export type MediaServerFrame = Extract<
+  CallerServerFrame,
+  { event: 'media-request' | 'video-viewer' | 'video-viewer-left' | 'video-signal' | 'video-stop' }
+>;
+/** The video and photo frames the page sends (issue 19). */
+export type MediaClientFrame = Extract<
+  CallerClientFrame,
+  { event: 'media-answer' | 'video-state' | 'video-signal' }
+>;
+
+/** The media controller's side of the socket (media/caller-media.ts). */
+export interface CallerMediaHooks {
+  onFrame(frame: MediaServerFrame): void;
+  /** The socket (re)opened: what could not be sent meanwhile goes now. */
+  opened(): void;
+}
+
 export interface CallerSocketOptions {
   /** Fixes per frame when catching up after a reconnect (the server allows 50). */
   batchSize: number;
@@ -112,6 +130,7 @@ export class CallerSocket {
    */
   private refusedSince: number | null = null;
   private chat: CallerChatHooks | null = null;
+  private media: CallerMediaHooks | null = null;
   /** This socket (since its last open) has sent `chat-join`; the server takes one per socket. */
   private chatJoined = false;
   /**
@@ -225,6 +244,17 @@ export class CallerSocket {
     return this.send({ event: 'chat', data: { clientId, text } });
   }
 
+  /** Video and photos (issue 19): the media controller gets the server's media frames. */
+  attachMedia(hooks: CallerMediaHooks): void {
+    this.media = hooks;
+    if (this.state === 'connected') hooks.opened();
+  }
+
+  /** A media frame, if the socket is open (signalling is not queued: a stale SDP is useless). */
+  sendMedia(frame: MediaClientFrame): boolean {
+    return this.send(frame);
+  }
+
   private joinChat(): void {
     const chat = this.chat;
     if (!chat || this.chatJoined) return;
@@ -325,6 +355,7 @@ export class CallerSocket {
     if (this.promptShownFrame === 'unsent') this.promptShown();
     if (this.unsentError) this.reportError(this.unsentError.code, this.unsentError.message);
     this.joinChat();
+    this.media?.opened();
     this.flush();
   }
 
@@ -350,6 +381,13 @@ export class CallerSocket {
       case 'chat-translation':
       case 'chat-ack':
         this.chat?.onFrame(frame);
+        break;
+      case 'media-request':
+      case 'video-viewer':
+      case 'video-viewer-left':
+      case 'video-signal':
+      case 'video-stop':
+        this.media?.onFrame(frame);
         break;
       case 'error':
         if (frame.data.error === 'invalid-token') return this.finish('revoked');

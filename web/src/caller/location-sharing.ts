@@ -5,6 +5,8 @@ import {
   type CallerChatHooks,
   type ConnectionState,
   type ConsentData,
+  type CallerMediaHooks,
+  type MediaClientFrame,
 } from './caller-socket';
 import { DeviceStatus } from './device-status';
 import type { FixQueue } from './fix-queue';
@@ -86,6 +88,7 @@ export class LocationSharing {
   private readonly device = new DeviceStatus((report) => this.socket?.sendDevice(report));
   private socket: CallerSocket | null = null;
   private chat: CallerChatHooks | null = null;
+  private media: CallerMediaHooks | null = null;
   private watchId: number | null = null;
   private lastCapturedAt: number;
   private listening = false;
@@ -209,6 +212,14 @@ export class LocationSharing {
   readonly sendChat = (clientId: string, text: string): boolean =>
     this.socket?.sendChat(clientId, text) ?? false;
 
+  /** Video and photos ride on this socket too (issue 19, media/caller-media.ts). */
+  readonly attachMedia = (hooks: CallerMediaHooks): void => {
+    this.media = hooks;
+    this.socket?.attachMedia(hooks);
+  };
+
+  readonly sendMedia = (frame: MediaClientFrame): boolean => this.socket?.sendMedia(frame) ?? false;
+
   /** The page (the view) is going away: stop everything, and start nothing ever again. */
   readonly destroy = (): void => {
     this.gone = true;
@@ -251,6 +262,7 @@ export class LocationSharing {
     );
     this.socket = socket;
     if (this.chat) socket.attachChat(this.chat);
+    if (this.media) socket.attachMedia(this.media);
     socket.connect();
     return socket;
   }

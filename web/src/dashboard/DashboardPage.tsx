@@ -45,6 +45,8 @@ import { LATEST_FIX_ID, LatestFixPanel } from './LatestFixPanel';
 import { PhonePanel } from './PhoneStatus';
 import { LiveAnnouncer, useDashboardAnnouncer } from './LiveAnnouncer';
 import { LogPanel } from './LogPanel';
+import { MediaPanel } from './media/MediaPanel';
+import { useCallerMedia } from './media/useCallerMedia';
 import { PracticeBanner } from './PracticeBanner';
 import { LocatingUnavailable, locatingBlock } from './LocatingUnavailable';
 import { ClearedDomainModal } from './modals/ClearedDomainModal';
@@ -360,6 +362,15 @@ export function DashboardPage() {
     numberOf: numberOfCaller,
     callerIds: chatCallerIds,
   });
+  // Issue 19: video and photos from the caller the chat shows (the only one, with one number).
+  const media = useCallerMedia({ socket, actor, callerId: chat.shownCaller });
+  const mediaCallerConnected =
+    chat.shownCaller !== null && callers[chat.shownCaller]?.connected === true;
+  // The machine's log and the media panel's, in time order (a stable sort keeps each one's).
+  const fullLog = useMemo(
+    () => (media.log.length === 0 ? log : [...log, ...media.log].sort((a, b) => a.time - b.time)),
+    [log, media.log],
+  );
   useEffect(() => {
     if (banner.shownAt !== null) announce('SMS Received');
   }, [banner.shownAt, announce]);
@@ -479,12 +490,15 @@ export function DashboardPage() {
             />
           )}
         {!multi && singleDevice && <PhonePanel device={singleDevice} />}
+        {tracking && transferredTo === null && (
+          <MediaPanel media={media} connected={mediaCallerConnected} />
+        )}
         {transferredTo === null && <ChatOpenButton chat={chat} />}
         {transferredTo === null && (
           <ChatPanel chat={chat} colours={chatColours} numberOf={numberOfCaller} />
         )}
         <LogPanel
-          entries={log}
+          entries={fullLog}
           tracking={tracking}
           fill={wide}
           numbers={multi ? callerRows : undefined}

@@ -1,6 +1,7 @@
 import {
   closeCodes,
   dispatcherServerEvents,
+  ErrorBody,
   Frame,
   realtimePaths,
   sessionEvents,
@@ -38,7 +39,21 @@ export interface DispatcherSocketListener {
   onChatAck?(ack: ChatAckFrame): void;
   /** A (re)join finished its replay: anything sent while disconnected may be sent again. */
   onJoined?(): void;
+  /** Issue 19: a video viewer's frames for this socket (`video-viewer`, `-signal`, `-still`). */
+  onMediaFrame?(frame: MediaServerFrame): void;
+  /** The server refused a frame this socket sent (`error`), e.g. a `video-watch` with no video. */
+  onError?(error: ErrorBody): void;
 }
+
+export type MediaServerFrame = Extract<
+  DispatcherServerFrame,
+  { event: 'video-viewer' | 'video-signal' | 'video-still' }
+>;
+export type MediaClientFrame = Extract<
+  DispatcherClientFrame,
+  { event: 'media-request' | 'video-watch' | 'video-signal' | 'video-stop' }
+>;
+const mediaServerEvents = new Set<string>(['video-viewer', 'video-signal', 'video-still']);
 
 export type ChatAckFrame = Extract<DispatcherServerFrame, { event: 'chat-ack' }>['data'];
 export type OutgoingChatFrame = Extract<DispatcherClientFrame, { event: 'chat' }>['data'];
@@ -128,6 +143,14 @@ export class DispatcherSocket {
     return true;
   }
 
+  /** A media frame (issue 19) if the socket is joined; false otherwise (nothing is queued). */
+  sendMedia(frame: MediaClientFrame): boolean {
+    const ws = this.ws;
+    if (!ws || !this.joined || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(frame));
+    return true;
+  }
+
   /** Skips the back-off wait, e.g. when the browser says the network is back. */
   readonly reconnectNow = (): void => {
     if (this.target) this.connection.send({ type: 'CONNECT' });
@@ -206,8 +229,19 @@ export class DispatcherSocket {
       if (ack.success) for (const listener of this.listeners) listener.onChatAck?.(ack.data);
       return;
     }
+    if (mediaServerEvents.has(event)) {
+      const name = event as MediaServerFrame['event'];
+      const parsed = dispatcherServerEvents[name].safeParse(data);
+      if (parsed.success) {
+        const media = { event: name, data: parsed.data } as MediaServerFrame;
+        for (const listener of this.listeners) listener.onMediaFrame?.(media);
+      }
+      return;
+    }
     if (event === 'error') {
       console.warn('Dispatcher socket error', data);
+      const error = ErrorBody.safeParse(data);
+      if (error.success) for (const listener of this.listeners) listener.onError?.(error.data);
       return;
     }
     // session-ended is followed by close code 4410, which is where it is handled.

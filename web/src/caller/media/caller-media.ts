@@ -1,0 +1,273 @@
+import type { MediaClientFrame, MediaServerFrame } from '../caller-socket';
+import { callerMediaLimits } from './media-limits';
+import { preparePhoto, toJpeg, uploadPicture, type PreparedPicture } from './photo';
+import { VideoSender } from './video-sender';
+
+type Request = Extract<MediaServerFrame, { event: 'media-request' }>['data'];
+
+export type VideoPhase = 'off' | 'starting' | 'live' | 'stills' | 'blocked' | 'stopped';
+
+export interface PhotoItem {
+  key: string;
+  name: string;
+  status: 'preparing' | 'sending' | 'sent' | 'failed';
+  /** 0–1 while sending. */
+  progress: number;
+  error: 'network' | 'not-image' | 'refused' | null;
+  /** The server's words for a refusal. */
+  message: string | null;
+}
+
+export interface MediaState {
+  /** A request waiting for Allow / Not now. */
+  request: Pick<Request, 'requestId' | 'kind' | 'audio'> | null;
+  /** The caller's last Not now, said back to them until the next request. */
+  declined: boolean;
+  video: VideoPhase;
+  stream: MediaStream | null;
+  /** The request whose photos the caller allowed (the picker shows); null: none. */
+  photosAllowed: string | null;
+  photos: readonly PhotoItem[];
+  /** More were picked than may be sent; the rest were left out. */
+  tooMany: boolean;
+}
+
+const idle: MediaState = {
+  request: null,
+  declined: false,
+  video: 'off',
+  stream: null,
+  photosAllowed: null,
+  photos: [],
+  tooMany: false,
+};
+
+/** JPEG quality of a still: a 640×360 frame comes to about 40–80 KB. */
+const STILL_QUALITY = 0.7;
+
+/**
+ * The caller's side of issue 19, framework-free: a dispatcher's request (shown until the caller
+ * answers), the camera while it runs (one peer connection per viewer, see `VideoSender`), and
+ * the photos being prepared and sent. Nothing is opened or sent before the caller's Allow; the
+ * answer goes over the socket, which the server turns into the session's `media-answered`.
+ */
+export class CallerMedia {
+  private state: MediaState = idle;
+  private readonly listeners = new Set<() => void>();
+  private sender: VideoSender | null = null;
+  private iceServers: Request['iceServers'] = [];
+  /** Viewers named before the camera was open: offered once it is. */
+  private readonly waitingViewers = new Map<string, Request['iceServers']>();
+  private stillInFlight = false;
+  private unsentAnswer: MediaClientFrame | null = null;
+  private gone = false;
+
+  constructor(
+    private readonly token: string,
+    private readonly send: (frame: MediaClientFrame) => boolean,
+  ) {}
+
+  readonly getState = (): MediaState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The socket (re)opened: an answer given while it was down goes now. */
+  readonly opened = (): void => {
+    if (this.unsentAnswer && this.send(this.unsentAnswer)) this.unsentAnswer = null;
+  };
+
+  readonly onFrame = (frame: MediaServerFrame): void => {
+    if (this.gone) return;
+    switch (frame.event) {
+      case 'media-request': {
+        const { requestId, kind, audio, iceServers } = frame.data;
+        this.iceServers = iceServers;
+        this.update({ request: { requestId, kind, audio }, declined: false });
+        break;
+      }
+      case 'video-viewer':
+        if (this.sender) void this.sender.addViewer(frame.data.viewerId, frame.data.iceServers);
+        else this.waitingViewers.set(frame.data.viewerId, frame.data.iceServers);
+        break;
+      case 'video-viewer-left':
+        this.waitingViewers.delete(frame.data.viewerId);
+        this.sender?.removeViewer(frame.data.viewerId);
+        break;
+      case 'video-signal':
+        void this.sender?.onSignal(frame.data.viewerId, frame.data.signal);
+        break;
+      case 'video-stop':
+        // The dispatcher stopped it, or tracking ended: the server has said so in the log.
+        this.closeCamera('stopped');
+        break;
+    }
+  };
+
+  /** Allow: for video the camera opens first; the answer says allowed once it is open. */
+  readonly allow = async (): Promise<void> => {
+    const request = this.state.request;
+    if (!request) return;
+    this.update({ request: null });
+    if (request.kind === 'photo') {
+      this.answer(request.requestId, 'allowed', false);
+      this.update({ photosAllowed: request.requestId });
+      return;
+    }
+    this.closeCamera('off');
+    this.update({ video: 'starting' });
+    let sender: VideoSender;
+    try {
+      sender = await VideoSender.open(request.audio, {
+        send: this.send,
+        onStills: () => {
+          this.send({ event: 'video-state', data: { state: 'stills' } });
+          this.update({ video: 'stills' });
+        },
+        onStill: (canvas) => void this.sendStill(canvas),
+      });
+    } catch (error) {
+      // The phone refused the camera: the dispatcher learns it as a decline, the caller why.
+      console.warn('The camera did not open', error);
+      this.answer(request.requestId, 'declined', false);
+      this.update({ video: 'blocked' });
+      return;
+    }
+    if (this.gone) return sender.stop();
+    this.sender = sender;
+    this.answer(
+      request.requestId,
+      'allowed',
+      request.audio && sender.stream.getAudioTracks().length > 0,
+    );
+    // The server lets dashboards watch once it has this: they ask, and it names them here.
+    this.send({ event: 'video-state', data: { state: 'started' } });
+    this.update({ video: 'live', stream: sender.stream });
+    for (const [viewerId, iceServers] of this.waitingViewers)
+      void sender.addViewer(viewerId, iceServers);
+    this.waitingViewers.clear();
+  };
+
+  readonly decline = (): void => {
+    const request = this.state.request;
+    if (!request) return;
+    this.answer(request.requestId, 'declined', false);
+    this.update({ request: null, declined: true });
+  };
+
+  readonly switchCamera = async (): Promise<void> => {
+    const sender = this.sender;
+    if (!sender) return;
+    await sender
+      .switchCamera()
+      .catch((error: unknown) => console.warn('Camera switch failed', error));
+    // Same stream object, other track: a new reference so the preview's effect runs again.
+    if (this.sender === sender) this.update({ stream: sender.stream });
+  };
+
+  /** The caller's Stop video. */
+  readonly stopVideo = (): void => {
+    if (!this.sender) return;
+    this.closeCamera('stopped');
+    this.send({ event: 'video-state', data: { state: 'stopped' } });
+  };
+
+  /** Picked photos, up to what may still be sent; each is prepared and sent in turn. */
+  readonly addPhotos = async (files: readonly File[]): Promise<void> => {
+    const used = this.state.photos.filter((photo) => photo.status !== 'failed').length;
+    const room = Math.max(0, callerMediaLimits.maxPhotosPerCaller - used);
+    const taken = files.slice(0, room);
+    const items = taken.map((file): PhotoItem => ({
+      key: crypto.randomUUID(),
+      name: file.name,
+      status: 'preparing',
+      progress: 0,
+      error: null,
+      message: null,
+    }));
+    this.update({ photos: [...this.state.photos, ...items], tooMany: files.length > room });
+    // One at a time: a phone's uplink is better used for one photo finished than ten begun.
+    for (const [index, file] of taken.entries()) await this.sendPhoto(items[index]!.key, file);
+  };
+
+  /** The page goes away (the request ended, the tab closes): the camera goes off. */
+  readonly destroy = (): void => {
+    this.gone = true;
+    this.closeCamera('off');
+    this.listeners.clear();
+  };
+
+  private async sendPhoto(key: string, file: File): Promise<void> {
+    let picture: PreparedPicture;
+    try {
+      picture = await preparePhoto(file);
+    } catch {
+      return this.patchPhoto(key, { status: 'failed', error: 'not-image' });
+    }
+    this.patchPhoto(key, { status: 'sending' });
+    const result = await uploadPicture(this.token, 'photo', picture, (progress) =>
+      this.patchPhoto(key, { progress }),
+    );
+    if (result.ok) this.patchPhoto(key, { status: 'sent', progress: 1 });
+    else
+      this.patchPhoto(key, {
+        status: 'failed',
+        error: result.reason,
+        message: result.message ?? null,
+      });
+  }
+
+  /** One still at a time: a slow uplink skips a still rather than queueing them. */
+  private async sendStill(canvas: HTMLCanvasElement): Promise<void> {
+    if (this.stillInFlight) return;
+    this.stillInFlight = true;
+    try {
+      const blob = await toJpeg(canvas, STILL_QUALITY);
+      await uploadPicture(
+        this.token,
+        'still',
+        {
+          blob,
+          width: canvas.width,
+          height: canvas.height,
+          takenAt: new Date(),
+          exif: { latitude: null, longitude: null, uncertaintyRadiusInMeters: null, takenAt: null },
+        },
+        () => undefined,
+      );
+    } finally {
+      this.stillInFlight = false;
+    }
+  }
+
+  private closeCamera(next: VideoPhase): void {
+    this.waitingViewers.clear();
+    const sender = this.sender;
+    this.sender = null;
+    if (!sender) return;
+    sender.stop();
+    this.update({ video: next, stream: null });
+  }
+
+  /** Sent now, or when the socket opens again: the dispatcher is waiting for it. */
+  private answer(requestId: string, answer: 'allowed' | 'declined', audio: boolean): void {
+    const frame: MediaClientFrame = { event: 'media-answer', data: { requestId, answer, audio } };
+    this.unsentAnswer = this.send(frame) ? null : frame;
+  }
+
+  private patchPhoto(key: string, patch: Partial<PhotoItem>): void {
+    this.update({
+      photos: this.state.photos.map((photo) =>
+        photo.key === key ? { ...photo, ...patch } : photo,
+      ),
+    });
+  }
+
+  private update(patch: Partial<MediaState>): void {
+    if (this.gone) return;
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
