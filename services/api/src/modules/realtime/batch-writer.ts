@@ -7,6 +7,7 @@ import { recordBatchFacts } from '../webhooks/outbox';
 import {
   insertEvents,
   insertFixes,
+  lockSessionsInOrder,
   touchSessions,
   type EventRow,
   type FixRow,
@@ -181,11 +182,16 @@ export async function writeBatch(
   fixes: FixRow[],
   events: EventRow[],
 ): Promise<void> {
+  const touches = sessionTouches(fixes, events);
+  await lockSessionsInOrder(
+    trx,
+    touches.map((touch) => touch.sessionId),
+  );
   await insertFixes(trx, fixes);
   await insertEvents(trx, events);
   // One update for all the batch's sessions: activity, and the first fix and best
   // uncertainty (metrics), in the transaction that stores the fixes.
-  const touched = await touchSessions(trx, sessionTouches(fixes, events), new Date());
+  const touched = await touchSessions(trx, touches, new Date());
   // A session's first stored fix moves its lifecycle to sharing (the machine decides).
   // Sessions the touch saw sharing or ended are done; any it did not touch are asked.
   const unsettled = new Set(

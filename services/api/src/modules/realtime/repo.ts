@@ -67,6 +67,19 @@ export async function insertEvents(db: Database, rows: EventRow[]): Promise<void
   `.execute(db);
 }
 
+/**
+ * Locks the batch's sessions' rows in one order (by id) before anything else of the batch
+ * touches them. Two batches of the same sessions at once (two instances, or a batch and a
+ * journal recovery) then queue instead of deadlocking, as the update's own order (its plan's)
+ * let them (tests/realtime/batch-lock-order.test.ts).
+ */
+export async function lockSessionsInOrder(db: Database, sessionIds: string[]): Promise<void> {
+  if (sessionIds.length === 0) return;
+  await sql`
+    select id from tracking_sessions where id = any(${sessionIds}::uuid[])
+    order by id for no key update`.execute(db);
+}
+
 /** What a batch tells its session's row besides activity: see `touchSessions`. */
 export interface SessionTouch {
   sessionId: string;
