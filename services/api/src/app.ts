@@ -65,6 +65,7 @@ import { overwatchWatchRoutes } from './modules/overwatch/watch-routes';
 import { locationRoutes } from './modules/location/routes';
 import { chatRoutes } from './modules/chat/routes';
 import { ChatService } from './modules/chat/service';
+import { MediaRelay } from './modules/media/relay';
 import { createTranslator } from './modules/chat/translation';
 import { ConsoleUsers } from './modules/case-transfer/console-users';
 import { caseTransferRoutes } from './modules/case-transfer/routes';
@@ -173,6 +174,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     createTranslator(config, (message) => app.log.warn(message)),
   );
   realtime.chat = chat;
+  // Media requests and live video signalling between the two sockets (issue 19, modules/media).
+  realtime.media = new MediaRelay(redis, config.REDIS_KEY_PREFIX, config, app.log);
   const consoleTickets = new ConsoleTickets(redis, config.REDIS_KEY_PREFIX);
   // Case transfers: who has a console open (any instance), and a frame for one user's consoles.
   const consoleUsers = new ConsoleUsers(redis, config.REDIS_KEY_PREFIX, instanceId);

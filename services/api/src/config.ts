@@ -75,6 +75,23 @@ export const StatusThresholdsJson = z
   })
   .pipe(StatusThresholds);
 
+/** A comma-separated list of ICE server URLs with one of `schemes`; empty or unset: none. */
+function iceUrlList(schemes: string[]) {
+  return z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (urls) => urls.every((url) => schemes.some((scheme) => url.startsWith(scheme))),
+      `must be comma-separated ${schemes.join(' or ')} URLs`,
+    );
+}
+
 /** Development's authenticator-secret key; production must set its own. */
 export const DEV_MFA_ENCRYPTION_KEY = 'dev-only-mfa-key-change-me';
 
@@ -296,6 +313,18 @@ export const ApiConfig = z.object({
   /** DeepL's authentication key; required with TRANSLATION_PROVIDER=deepl. */
   DEEPL_API_KEY: z.string().optional(),
 
+  // --- Live video (issue 19)
+  /**
+   * TURN servers the caller's and dispatcher's browsers relay video through when no direct path
+   * exists (most mobile networks): comma-separated `turn:` / `turns:` URLs. Unset: no TURN, and
+   * video works only where the two browsers reach each other directly.
+   */
+  TURN_URLS: iceUrlList(['turn:', 'turns:']),
+  /** The coturn `static-auth-secret` the API mints short-lived TURN credentials with. */
+  TURN_SECRET: z.string().min(16).optional(),
+  /** STUN servers, comma-separated `stun:` URLs. Unset: none (a TURN server answers STUN too). */
+  STUN_URLS: iceUrlList(['stun:', 'stuns:']),
+
   // --- The dispatcher map
   /** A Leaflet tile URL template; a path on this server (e.g. the blank `/map-tiles/blank.png`) works offline. */
   MAP_TILE_URL: z.string().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
@@ -358,6 +387,9 @@ function crossChecks(config: ApiConfig): string[] {
       problems.push('  TWILIO_AUTH_TOKEN: required with SMS_PROVIDER=twilio');
     if (!config.PUBLIC_URL) problems.push('  PUBLIC_URL: required with SMS_PROVIDER=twilio');
   }
+  // Credentials minted without the server's secret would all be refused.
+  if (config.TURN_URLS.length > 0 && !config.TURN_SECRET)
+    problems.push('  TURN_SECRET: required with TURN_URLS');
   if (config.TRANSLATION_PROVIDER === 'libretranslate' && !config.LIBRETRANSLATE_URL)
     problems.push('  LIBRETRANSLATE_URL: required with TRANSLATION_PROVIDER=libretranslate');
   if (config.TRANSLATION_PROVIDER === 'deepl' && !config.DEEPL_API_KEY)

@@ -11,6 +11,7 @@ import { zodIssues } from '../../http/errors';
 import { CallerChatFeed } from '../chat/caller-feed';
 import { ChatSender } from '../chat/sender';
 import { recordConsent } from '../consent/service';
+import { CallerMedia } from '../media/caller-media';
 import type { RealtimeContext } from './context';
 import { errorFrame, frame, locationBody } from './frames';
 import { parseFrameEnvelope } from './fast-fix';
@@ -72,6 +73,8 @@ export class CallerConnection {
   /** Chat with the dispatcher (modules/chat): this caller's messages, and its chat events. */
   private readonly chat: ChatSender | undefined;
   private readonly chatFeed: CallerChatFeed | undefined;
+  /** Media requests and live video (modules/media). */
+  private readonly media: CallerMedia | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -101,6 +104,15 @@ export class CallerConnection {
         this.reject('service-unavailable', 'The chat could not be loaded; join it again.'),
       );
     }
+    if (context.media) {
+      this.media = new CallerMedia({ ...context, media: context.media }, grant, {
+        send: (data) => {
+          if (!this.closed) this.ws.send(data, { binary: false });
+        },
+        reject: (error, message, issues) => this.reject(error, message, issues),
+        flood: () => this.halt('rate-limited', 'Too many video signals.'),
+      });
+    }
     ws.on('message', (data, isBinary) => this.enqueue(() => this.onMessage(data, isBinary)));
     ws.on('close', () => this.onClose());
     ws.on('error', () => undefined);
@@ -128,6 +140,8 @@ export class CallerConnection {
   /** The dispatcher ended the session: tell the page, then close. */
   end(): void {
     if (this.closed) return;
+    // The camera goes off with tracking; the page turns it off on `session-ended` too.
+    if (this.media) this.ws.send(frame('video-stop', {}));
     this.ws.send(frame('session-ended', {}));
     this.ws.close(closeCodes.sessionEnded, 'session-ended');
   }
@@ -149,6 +163,7 @@ export class CallerConnection {
   async settled(): Promise<void> {
     await this.queue;
     await Promise.all(this.besides);
+    await this.media?.settled();
   }
 
   /** Work a frame started that must not hold the frames after it, but that shutdown awaits. */
@@ -245,7 +260,12 @@ export class CallerConnection {
     const { event, data: payload } = envelope;
     // Chat has its own allowance (chat/sender.ts): a chat burst never spends the tokens the
     // location stream needs.
-    const ownBucket = event === 'fix' || event === 'fixes' || (event === 'chat' && this.chat);
+    // Video signals too (media/signal-bucket.ts): a video starting never costs a position.
+    const ownBucket =
+      event === 'fix' ||
+      event === 'fixes' ||
+      (event === 'chat' && this.chat) ||
+      (event === 'video-signal' && this.media);
     if (!ownBucket && !this.allow()) return this.rateLimited();
     switch (event) {
       case 'fix':
@@ -341,6 +361,17 @@ export class CallerConnection {
         void this.chatFeed.join(body.data.lastSeq);
         return;
       }
+      case 'media-answer':
+        if (!this.media) return this.reject('unknown-event', `Unknown event "${event}".`);
+        return this.media.answer(payload);
+      case 'video-state':
+        if (!this.media) return this.reject('unknown-event', `Unknown event "${event}".`);
+        return this.media.videoState(payload);
+      case 'video-signal':
+        // Relayed in its own order, beside the fixes' queue.
+        if (!this.media) return this.reject('unknown-event', `Unknown event "${event}".`);
+        this.media.signal(payload);
+        return;
       default:
         return this.reject('unknown-event', `Unknown event "${event}".`);
     }
@@ -474,6 +505,7 @@ export class CallerConnection {
     if (this.closed) return;
     this.closed = true;
     this.chatFeed?.close();
+    this.media?.closed();
     this.context.metrics.sockets.dec({ kind: 'caller' });
     if (this.superseded) return;
     this.enqueue(() =>

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../../config';
 import type { Metrics } from '../../platform/metrics';
 import type { ChatService } from '../chat/service';
+import type { MediaRelay } from '../media/relay';
 import type { RowWriter } from './threaded-writer';
 import type { Fanout } from './fanout';
 import type { Sequencer } from './sequencer';
@@ -24,4 +25,6 @@ export interface RealtimeContext {
   journal: WriteJournal;
   /** Chat with the caller (issue 12): set once the instance has built it (app.ts). */
   chat?: ChatService;
+  /** Live video and media requests (issue 19): set once the instance has built it (app.ts). */
+  media?: MediaRelay;
 }

@@ -7,6 +7,7 @@ import { errorFrame, frame } from './frames';
 import { replaySince } from './replay';
 import { zodIssues } from '../../http/errors';
 import { ChatSender } from '../chat/sender';
+import { DispatcherMedia, dispatcherMediaEvents } from '../media/dispatcher-media';
 
 type Pending = { frame: Buffer | string; seq: number };
 
@@ -42,6 +43,8 @@ export class DispatcherConnection {
   private refusedFrames = 0;
   /** This socket's chat messages, from its first one. */
   private chat: ChatSender | undefined;
+  /** This socket's media requests and video viewers (modules/media), from its first frame. */
+  private media: DispatcherMedia | undefined;
   /**
    * Whether the newest `case-transfer` (accepted) this socket wrote gave the case to someone
    * else: the socket then closes with 4412 right after writing it (see `closeIfTransferred`).
@@ -117,8 +120,9 @@ export class DispatcherConnection {
     this.ws.terminate();
   }
 
+  /** Resolves once its viewers have left (the callers' pages told), so shutdown waits for it. */
   settled(): Promise<void> {
-    return Promise.resolve();
+    return this.media?.settled() ?? Promise.resolve();
   }
 
   /**
@@ -174,6 +178,8 @@ export class DispatcherConnection {
     if (!outer.success)
       return this.reject('invalid-frame', 'Frames must be JSON text: {"event": …, "data": …}.');
     if (outer.data.event === 'chat' && this.context.chat) return this.onChat(outer.data.data);
+    if (this.context.media && dispatcherMediaEvents.has(outer.data.event))
+      return this.onMedia(outer.data.event, outer.data.data);
     if (outer.data.event !== 'join')
       return this.reject('unknown-event', `Unknown event "${outer.data.event}".`);
     const join = dispatcherClientEvents.join.safeParse(outer.data.data);
@@ -215,6 +221,29 @@ export class DispatcherConnection {
       },
     );
     this.chat.receive(payload);
+  }
+
+  /** Media requests and video signalling for the joined session (see modules/media). */
+  private onMedia(event: string, payload: unknown): void {
+    if (this.state === 'awaiting-join')
+      return this.reject('not-joined', 'Join the session before asking for media.');
+    this.media ??= new DispatcherMedia(
+      { ...this.context, media: this.context.media! },
+      this.grant.sessionId,
+      {
+        send: (frameText) => {
+          if (!this.isClosed()) this.ws.send(frameText, { binary: false });
+        },
+        reject: (error, message, issues) => this.reject(error, message, issues),
+        flood: () => {
+          if (this.isClosed()) return;
+          this.ws.send(errorFrame('rate-limited', 'Too many media frames.'));
+          this.onClose();
+          this.ws.close(closeCodes.policyViolation, 'rate-limited');
+        },
+      },
+    );
+    this.media.receive(event, payload);
   }
 
   private async join(lastSeq: number): Promise<void> {
@@ -352,6 +381,7 @@ export class DispatcherConnection {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.context.metrics.sockets.dec({ kind: 'dispatcher' });
+    this.media?.closed();
     this.socket.off('drain', this.flushConflated);
     if (this.channel) this.context.fanout.remove(this.channel, this.listener);
     this.heldDuringCatchUp = [];

@@ -16,6 +16,7 @@ import {
   parseUserRevoked,
   revocationMessages,
 } from '../sessions/revocation';
+import { stopVideoOfEndedSession } from '../media/session-end';
 import { hashToken, looksLikeToken } from '../sessions/tokens';
 import { CallerConnection } from './caller-connection';
 import { CallerPresence } from './caller-presence';
@@ -61,9 +62,12 @@ export class RealtimeHub {
   /** Listens for ended sessions, on every instance: their sockets may be anywhere. */
   async start(): Promise<void> {
     const { keys } = this.context.sequencer;
-    await this.context.fanout.control(keys.sessionEnded(), (sessionId) =>
-      this.endLocally(sessionId),
-    );
+    await this.context.fanout.control(keys.sessionEnded(), (sessionId) => {
+      this.endLocally(sessionId);
+      // Every instance tries; the one that takes the running-video set records the stop.
+      void stopVideoOfEndedSession(this.context, sessionId);
+    });
+    await this.context.media?.start(this.context.fanout);
     await this.context.fanout.control(keys.callersRevoked(), (message) => {
       const callerIds = new Set(JSON.parse(message) as string[]);
       for (const connection of this.connections) {
@@ -290,6 +294,7 @@ export class RealtimeHub {
   async close(handshakeMs = 2_000, deadlineMs = 10_000): Promise<void> {
     this.closing = true;
     this.presence.stop();
+    this.context.media?.stop();
     const consolesClosed = this.consoles?.close(handshakeMs, deadlineMs);
     for (const connection of this.connections) {
       connection.close(closeCodes.goingAway, 'server-restarting');

@@ -1,0 +1,127 @@
+import { mediaCallerClientEvents, type ErrorCode } from '@locus/contract';
+import { zodIssues } from '../../http/errors';
+import type { RealtimeContext } from '../realtime/context';
+import { frame } from '../realtime/frames';
+import { publishSessionEvent } from '../realtime/session-publisher';
+import type { CallerPeer, MediaRelay } from './relay';
+import { SignalBucket } from './signal-bucket';
+
+export interface CallerMediaOutput {
+  send(frameText: string): void;
+  reject(error: ErrorCode, message: string, issues?: { path: string; message: string }[]): void;
+  /** Refused past every `rate-limited` answer: close the socket. */
+  flood(): void;
+}
+
+type Context = RealtimeContext & { media: MediaRelay };
+
+/**
+ * A caller socket's media frames (issue 19): the answer to a request and the video's state are
+ * sequenced session events, handled in the socket's frame order (caller-connection.ts awaits
+ * them); signals to a viewer are relayed beside that order, in their own, with their own
+ * allowance. The socket also receives, from any instance, what is for this caller: requests,
+ * viewers, their signals, and `video-stop`.
+ */
+export class CallerMedia {
+  private readonly bucket = new SignalBucket();
+  /** Signals are relayed one after another: an offer must reach its viewer before its candidates. */
+  private signals: Promise<void> = Promise.resolve();
+  private readonly peer: CallerPeer;
+
+  constructor(
+    private readonly context: Context,
+    private readonly grant: { sessionId: string; callerId: string },
+    private readonly output: CallerMediaOutput,
+  ) {
+    this.peer = { ...grant, send: (frameText) => output.send(frameText) };
+    context.media.addCaller(this.peer);
+  }
+
+  closed(): void {
+    this.context.media.removeCaller(this.peer);
+  }
+
+  /** Resolves once every signal received so far has been relayed or refused. */
+  settled(): Promise<void> {
+    return this.signals;
+  }
+
+  /** `media-answer`: the open request's answer, published as `media-answered`. */
+  async answer(payload: unknown): Promise<void> {
+    const body = mediaCallerClientEvents['media-answer'].safeParse(payload);
+    if (!body.success)
+      return this.output.reject('invalid-frame', 'Invalid media-answer.', zodIssues(body.error));
+    const { sessionId, callerId } = this.grant;
+    const { requestId, answer } = body.data;
+    const request = await this.context.media.takeRequest(sessionId, callerId, requestId);
+    if (!request)
+      return this.output.reject(
+        'not-found',
+        'No such media request: it was answered already, replaced or has expired.',
+      );
+    // Sound only for video, only when the dispatcher asked for it and the caller allowed it.
+    const audio =
+      request.kind === 'video' && request.audio && answer === 'allowed' && body.data.audio;
+    try {
+      await publishSessionEvent(this.context, this.grant, 'media-answered', {
+        kind: request.kind,
+        requestId,
+        answer,
+        audio,
+      });
+    } catch (error) {
+      // The page sends its answer again after reconnecting: the request must still be open.
+      await this.context.media.restoreRequest(sessionId, callerId, request).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** `video-state`: the caller's video started, fell back to stills, or the caller stopped it. */
+  async videoState(payload: unknown): Promise<void> {
+    const body = mediaCallerClientEvents['video-state'].safeParse(payload);
+    if (!body.success)
+      return this.output.reject('invalid-frame', 'Invalid video-state.', zodIssues(body.error));
+    const { sessionId, callerId } = this.grant;
+    // Stored before it is announced: a dispatcher who watches on seeing it finds the video running.
+    await this.context.media.setVideoState(sessionId, callerId, body.data.state);
+    await publishSessionEvent(this.context, this.grant, 'video-state', {
+      state: body.data.state,
+      by: 'caller',
+    });
+  }
+
+  /** `video-signal` to one viewer of this caller: refused unless it is one. */
+  signal(payload: unknown): void {
+    const allowed = this.bucket.take();
+    if (allowed === 'flood') return this.output.flood();
+    if (allowed === 'refused')
+      return this.output.reject('rate-limited', 'Too many video signals; slow down.');
+    const body = mediaCallerClientEvents['video-signal'].safeParse(payload);
+    if (!body.success)
+      return this.output.reject('invalid-frame', 'Invalid video-signal.', zodIssues(body.error));
+    const { viewerId, signal } = body.data;
+    const { sessionId, callerId } = this.grant;
+    const relayed = frame('video-signal', { callerId, viewerId, signal });
+    this.signals = this.signals
+      .then(async () => {
+        const published = await this.context.media.callerToViewer(
+          sessionId,
+          callerId,
+          viewerId,
+          relayed,
+        );
+        if (!published)
+          this.output.reject(
+            'not-found',
+            'No such viewer of this caller’s video (it may have left).',
+          );
+      })
+      .catch((error: unknown) => {
+        this.context.log.warn({ err: error }, 'a video signal was not relayed');
+        this.output.reject(
+          'service-unavailable',
+          'The video signal was not relayed; send it again.',
+        );
+      });
+  }
+}
