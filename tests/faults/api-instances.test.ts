@@ -25,7 +25,8 @@ const start = (port?: number) =>
     databaseUrl: database.url,
     redisPrefix,
     ...(port ? { port } : {}),
-    env: { LOG_LEVEL: 'error', DB_POOL_MAX: '6' },
+    // As deploy/compose.yaml runs them behind this HAProxy configuration.
+    env: { LOG_LEVEL: 'error', DB_POOL_MAX: '6', SHUTDOWN_DRAIN_MS: '5000' },
   });
 
 beforeAll(async () => {
@@ -42,8 +43,11 @@ afterAll(async () => {
 });
 
 /**
- * GET /api/v1/config through the balancer until stopped: what a console's page load sees. (Not
- * the health route: a stopping instance answers that 503 on purpose, to leave the rotation.)
+ * Requests through the balancer until stopped, as consoles make them: GET /api/v1/config (a page
+ * load; HAProxy may retry a read on the other instance) and a POST, which HAProxy never replays,
+ * so it fails if it reaches an instance that refuses it: sign-up's agency search, which reads
+ * Postgres and stores nothing. (Not the health route: a
+ * stopping instance answers that 503 on purpose, to leave the rotation.)
  */
 function pollRest(): {
   stop(): Promise<{ requests: number; failed: number; failures: string[] }>;
@@ -52,17 +56,27 @@ function pollRest(): {
   let requests = 0;
   let failed = 0;
   const failures: string[] = [];
+  const attempt = async (expected: string, request: () => Promise<Response>) => {
+    requests += 1;
+    const outcome = await request().then(
+      (response) => String(response.status),
+      (error: unknown) => String(error),
+    );
+    if (outcome !== expected) {
+      failed += 1;
+      failures.push(outcome);
+    }
+  };
   const loop = (async () => {
     while (running) {
-      requests += 1;
-      const outcome = await fetch(`${lb.url}/api/v1/config`).then(
-        (response) => String(response.status),
-        (error: unknown) => String(error),
+      await attempt('200', () => fetch(`${lb.url}/api/v1/config`));
+      await attempt('200', () =>
+        fetch(`${lb.url}/api/v1/psap/search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ searchTerm: 'county' }),
+        }),
       );
-      if (outcome !== '200') {
-        failed += 1;
-        failures.push(outcome);
-      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();

@@ -23,7 +23,6 @@ import { platformJobsContract, platformStatusContract } from './platform';
 import { broadcastsContract } from './broadcasts';
 import { caseTransferContract } from './case-transfer';
 import { chatContract } from './chat';
-import { mediaContract } from './media';
 import { metricsContract } from './metrics';
 import { trainingContract } from './training';
 import { overwatchContract } from './overwatch';
@@ -54,10 +53,11 @@ const PersistenceCheck = z.object({
 /**
  * `status` is `unavailable` (503) only when this instance cannot serve (Postgres or Redis), so a
  * load balancer never takes every instance out for a worker outage; `worker` and `persistence`
- * tell operators the rest.
+ * tell operators the rest. `draining` (503): the instance is stopping and still serves, so that
+ * load balancers take it out of rotation before it refuses anything (`SHUTDOWN_DRAIN_MS`).
  */
 export const Health = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  status: z.enum(['ok', 'unavailable', 'draining']),
   checks: z.object({
     postgres: Check,
     redis: Check,
@@ -70,7 +70,7 @@ export type Health = z.infer<typeof Health>;
 
 /** Whether this instance can serve: it reaches Postgres and Redis (Kubernetes readiness). */
 export const Readiness = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  status: z.enum(['ok', 'unavailable', 'draining']),
   checks: z.object({ postgres: Check, redis: Check }),
 });
 export type Readiness = z.infer<typeof Readiness>;
@@ -86,7 +86,8 @@ export const healthContract = c.router({
     summary:
       "For load balancers: Postgres and Redis; also the workers' heartbeat and the fix-persistence lag",
     description:
-      '503 `unavailable` only while this instance cannot reach Postgres or Redis; `worker` and ' +
+      '503 `unavailable` only while this instance cannot reach Postgres or Redis, and 503 ' +
+      '`draining` while it is stopping (it still serves: take it out of rotation); `worker` and ' +
       '`persistence` inform operators and never fail it. No sign-in.',
     responses: { 200: Health, 503: Health },
   },
@@ -97,7 +98,7 @@ export const healthContract = c.router({
     summary: 'Kubernetes readiness: 503 while this instance cannot reach Postgres or Redis',
     description:
       'Take the instance out of rotation while it fails; it keeps running (see `/health/live`). ' +
-      'Also 503 while the instance shuts down. No sign-in.',
+      'Also 503 (`draining`) while the instance shuts down. No sign-in.',
     responses: { 200: Readiness, 503: Readiness },
   },
   live: {
@@ -128,7 +129,6 @@ export const contract = c.router(
     tracking: trackingContract,
     caseTransfer: caseTransferContract,
     chat: chatContract,
-    media: mediaContract,
     callLists: callListsContract,
     verification: verificationContract,
     audit: auditContract,

@@ -64,8 +64,6 @@ import { smsOfLastHourByStatus } from './platform/telemetry-repo';
 import { overwatchWatchRoutes } from './modules/overwatch/watch-routes';
 import { locationRoutes } from './modules/location/routes';
 import { chatRoutes } from './modules/chat/routes';
-import { mediaRoutes } from './modules/media/routes';
-import { mediaStorage } from './modules/media/storage';
 import { ChatService } from './modules/chat/service';
 import { MediaRelay } from './modules/media/relay';
 import { createTranslator } from './modules/chat/translation';
@@ -227,12 +225,15 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     },
   });
   await registerDocs(app, { version, publicUrl: publicUrl(config) });
+  // Set on SIGTERM (main.ts): health answers 503 `draining` while the instance still serves.
+  const draining = { now: false };
   healthRoutes(app, {
     db,
     redis,
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
     version,
     persistence: writer,
+    draining: () => draining.now,
   });
   metrics.readAtScrape({ queues: queues.all, smsByStatus: () => smsOfLastHourByStatus(db) });
   const mayReadMetrics = metricsAccess(config.METRICS_ALLOW_CIDRS);
@@ -264,7 +265,6 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   locationRoutes(app, { ...deps, realtime, hub });
   overwatchWatchRoutes(app, { ...deps, realtime, hub });
   chatRoutes(app, chat);
-  await mediaRoutes(app, { ...deps, realtime, storage: mediaStorage(config) });
   caseTransferRoutes(app, { ...deps, realtime, consoleUsers });
   // Offers whose time is up expire within a second, on whichever instance sees them first.
   const stopExpirySweeper = startExpirySweeper({ ...deps, realtime, consoleUsers });
@@ -323,6 +323,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   });
   app.decorate('locus', {
     instanceId,
+    startDraining: () => void (draining.now = true),
     hub,
     writer,
     journal,
@@ -343,6 +344,8 @@ function hopsTrusted(hops: number) {
 export interface LocusInternals {
   /** Random per process start; names this instance's Redis connections. */
   instanceId: string;
+  /** From now on health and readiness answer 503 `draining`; everything else is served. */
+  startDraining(): void;
   hub: RealtimeHub;
   writer: RowWriter;
   journal: WriteJournal;

@@ -2,7 +2,6 @@ import { StatusThresholds, statusThresholdDefaults } from '@locus/contract';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { networkList } from './http/networks';
-import { mediaConfigProblems, mediaConfigShape } from './modules/media/storage';
 import { isFile, pmtilesLocation } from './modules/map-data/location';
 import { trainingCatalogueProblems } from './modules/training/catalogue';
 
@@ -144,6 +143,13 @@ export const ApiConfig = z.object({
   /** The hard cap: no caller link works longer than this after it was sent, opened or not. */
   CALLER_TOKEN_TTL_SECONDS: int(24 * 3600),
   SHUTDOWN_TIMEOUT_MS: int(10_000),
+  /**
+   * On SIGTERM, how long the instance keeps serving while its health answers 503 `draining`,
+   * before it closes: a load balancer that checks health takes it out of rotation first, so no
+   * request (a POST is never retried) reaches an instance that refuses it. 0 where the
+   * orchestrator does this itself (Kubernetes' preStop pause).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** Overrides of the platform status thresholds, as JSON (see `StatusThresholdsJson`). */
   STATUS_THRESHOLDS: StatusThresholdsJson.default('{}'),
 
@@ -343,9 +349,6 @@ export const ApiConfig = z.object({
     .string()
     .optional()
     .transform((value) => value || undefined),
-
-  // --- Photos and recordings (issue 19): MEDIA_*, S3_*, in modules/media/storage.ts
-  ...mediaConfigShape,
 });
 export type ApiConfig = z.infer<typeof ApiConfig>;
 
@@ -373,7 +376,6 @@ function crossChecks(config: ApiConfig): string[] {
   // A key everyone can read in this repository protects nobody's authenticator secrets.
   if (config.NODE_ENV === 'production' && config.MFA_ENCRYPTION_KEY === DEV_MFA_ENCRYPTION_KEY)
     problems.push('  MFA_ENCRYPTION_KEY: set a secret of your own in production');
-  problems.push(...mediaConfigProblems(config));
   if (config.CAPTCHA_PROVIDER !== 'off') {
     if (!config.CAPTCHA_SITE_KEY) problems.push('  CAPTCHA_SITE_KEY: required with a captcha');
     if (!config.CAPTCHA_SECRET_KEY) problems.push('  CAPTCHA_SECRET_KEY: required with a captcha');

@@ -24,12 +24,23 @@ let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  app.log.info({ signal }, 'shutting down: finishing in-flight work');
-  const force = setTimeout(() => {
-    app.log.error('shutdown took too long; exiting');
-    process.exit(1);
-  }, config!.SHUTDOWN_TIMEOUT_MS + 5_000);
+  const drainMs = config!.SHUTDOWN_DRAIN_MS;
+  const force = setTimeout(
+    () => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    },
+    drainMs + config!.SHUTDOWN_TIMEOUT_MS + 5_000,
+  );
   force.unref();
+  if (drainMs > 0) {
+    // Still serving, health 503 `draining`: the load balancer takes this instance out of
+    // rotation (and moves its websockets) before anything is refused.
+    app.log.info({ signal, drainMs }, 'draining: leaving the load balancer’s rotation');
+    app.locus.startDraining();
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+  }
+  app.log.info({ signal }, 'shutting down: finishing in-flight work');
   await app.close();
   await tracing?.shutdown();
   process.exit(0);

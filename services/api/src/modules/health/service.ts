@@ -30,6 +30,8 @@ export interface HealthSources {
   version: string;
   /** This instance's batch writer. */
   persistence: { lagMs(): number; readonly pending: number };
+  /** The instance is stopping (SIGTERM, `SHUTDOWN_DRAIN_MS`): 503 `draining`, still serving. */
+  draining?: () => boolean;
 }
 
 async function workerCheck(
@@ -69,7 +71,7 @@ export async function checkHealth(sources: HealthSources): Promise<Health> {
   ]);
   const lagMs = sources.persistence.lagMs();
   return {
-    status: postgres.ok && redisCheck.ok ? 'ok' : 'unavailable',
+    status: servingStatus(sources, postgres.ok && redisCheck.ok),
     checks: {
       postgres,
       redis: redisCheck,
@@ -90,14 +92,23 @@ export async function checkHealth(sources: HealthSources): Promise<Health> {
  * would turn a degraded platform into a dead one.
  */
 export async function checkReadiness(
-  sources: Pick<HealthSources, 'db' | 'redis'>,
+  sources: Pick<HealthSources, 'db' | 'redis' | 'draining'>,
 ): Promise<Readiness> {
   const [postgres, redisCheck] = await Promise.all([
     timed(() => pingDatabase(sources.db)),
     timed(() => sources.redis.ping()),
   ]);
   return {
-    status: postgres.ok && redisCheck.ok ? 'ok' : 'unavailable',
+    status: servingStatus(sources, postgres.ok && redisCheck.ok),
     checks: { postgres, redis: redisCheck },
   };
+}
+
+/** Draining wins: a stopping instance must leave the rotation whatever its connections say. */
+function servingStatus(
+  sources: Pick<HealthSources, 'draining'>,
+  reachable: boolean,
+): Health['status'] {
+  if (sources.draining?.()) return 'draining';
+  return reachable ? 'ok' : 'unavailable';
 }
