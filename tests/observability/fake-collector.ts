@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeTraceRequest } from './otlp-protobuf';
 
 /** One span as an OTLP/HTTP collector received it, flattened. */
 export interface ReceivedSpan {
@@ -51,23 +52,25 @@ function attributesOf(list: KeyValue[] | undefined): Record<string, string | num
   return Object.fromEntries((list ?? []).map(({ key, value }) => [key, plain(value)]));
 }
 
-function body(request: IncomingMessage): Promise<string> {
+function body(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
 }
 
 /**
- * A real OTLP/HTTP trace receiver speaking the JSON encoding (`OTEL_EXPORTER_OTLP_PROTOCOL=
- * http/json`): `POST /v1/traces` with an ExportTraceServiceRequest, answered with an empty
- * ExportTraceServiceResponse. Anything else is refused as the spec says (404, 415).
+ * A real OTLP/HTTP trace receiver speaking both encodings: `POST /v1/traces` with an
+ * ExportTraceServiceRequest as JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) or protobuf
+ * (`http/protobuf`, the default), answered with an empty ExportTraceServiceResponse in the same
+ * encoding. Anything else is refused as the spec says (404, 415). `requestsBy` counts each.
  */
 export class FakeCollector {
   readonly spans: ReceivedSpan[] = [];
   requests = 0;
+  readonly requestsBy = { json: 0, protobuf: 0 };
 
   private constructor(private readonly server: Server) {}
 
@@ -79,14 +82,28 @@ export class FakeCollector {
         response.writeHead(404).end();
         return;
       }
-      if (!request.headers['content-type']?.startsWith('application/json')) {
+      const type = request.headers['content-type'] ?? '';
+      const encoding = type.startsWith('application/json')
+        ? 'json'
+        : type.startsWith('application/x-protobuf')
+          ? 'protobuf'
+          : undefined;
+      if (!encoding) {
         response.writeHead(415).end();
         return;
       }
       body(request).then(
-        (text) => {
-          collector.receive(JSON.parse(text) as ExportTraceServiceRequest);
-          response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        (bytes) => {
+          collector.receive(
+            encoding === 'json'
+              ? (JSON.parse(bytes.toString('utf8')) as ExportTraceServiceRequest)
+              : decodeTraceRequest(bytes),
+          );
+          collector.requestsBy[encoding] += 1;
+          // An empty ExportTraceServiceResponse: `{}`, or zero bytes of protobuf.
+          response
+            .writeHead(200, { 'content-type': type.split(';')[0]! })
+            .end(encoding === 'json' ? '{}' : '');
         },
         () => response.writeHead(400).end(),
       );

@@ -40,9 +40,9 @@ beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${apiPort}`;
   workerMetricsUrl = `http://127.0.0.1:${workerPort}/metrics`;
   const redisPrefix = testRedisPrefix();
+  // The API exports JSON and the worker the default protobuf: one trace proves both encodings.
   const tracing = {
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     // The SDK's batch exporter: flush every 200 ms rather than 5 s.
     OTEL_BSP_SCHEDULE_DELAY: '200',
     LOG_LEVEL: 'info',
@@ -50,13 +50,19 @@ beforeAll(async () => {
   api = startService('api', {
     databaseUrl: database.url,
     redisPrefix,
-    env: { ...tracing, HOST: '127.0.0.1', PORT: String(apiPort) },
+    env: {
+      ...tracing,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+    },
   });
   worker = startService('worker', {
     databaseUrl: database.url,
     redisPrefix,
     env: {
       ...tracing,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
       WORKER_METRICS_PORT: String(workerPort),
       // Nothing listens there: every e-mail attempt fails at once, a job failure to count.
       EMAIL_PROVIDER: 'smtp',
@@ -125,6 +131,9 @@ describe('tracing and request ids', () => {
     );
     expect(httpSpan.attributes['http.route'] ?? httpSpan.name).toMatch(/demo-request/);
     expect(collector.descendsFrom(jobSpan, httpSpan)).toBe(true);
+    // The worker's spans came as protobuf, the API's as JSON.
+    expect(collector.requestsBy.protobuf).toBeGreaterThan(0);
+    expect(collector.requestsBy.json).toBeGreaterThan(0);
 
     const dbSystem = (span: { attributes: Record<string, unknown> }) =>
       span.attributes['db.system.name'] ?? span.attributes['db.system'];
