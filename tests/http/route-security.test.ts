@@ -1,5 +1,5 @@
 import { contract, routeSecurity, type RouteSecurity } from '@locus/contract';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -139,11 +139,23 @@ const publicInputs: Record<string, () => ValidInput> = {
     body: { from: '+12025550123', body: 'HELP' },
   }),
   '/api/v1/config': () => ({ path: '/api/v1/config' }),
+  // A signature that does not verify: 403 `forbidden` (issue 19's signed media URLs).
+  '/api/v1/media/photos/:id': () => ({
+    path: `/api/v1/media/photos/${randomUUID()}?expires=4102444800&signature=${unknownCode()}`,
+  }),
+  '/api/v1/media/recordings/:id': () => ({
+    path: `/api/v1/media/recordings/${randomUUID()}?expires=4102444800&signature=${unknownCode()}`,
+  }),
 };
 
 /** The same for each `callerLink` route: the caller's link token travels in the query string. */
 const callerLinkInputs: Record<string, () => ValidInput> = {
   '/api/v1/caller/link': () => ({ path: `/api/v1/caller/link?token=${unknownCode()}` }),
+  // The body is raw bytes in practice; a link that opens nothing is 403 before it is read.
+  '/api/v1/caller/media': () => ({
+    path: `/api/v1/caller/media?token=${unknownCode()}&takenAt=2026-11-29T12:00:00Z`,
+    body: {},
+  }),
 };
 
 /** Credentials that sign nobody in; none of them may get past a `session` route's door. */

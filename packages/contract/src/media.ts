@@ -1,4 +1,7 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { ErrorBody } from './errors';
+import { callerLinkRoute, publicRoute } from './route-security';
 
 /**
  * Issue 19: live video and photos from the caller's phone, with consent, kept as evidence.
@@ -254,3 +257,209 @@ export const mediaCallerServerEvents = {
   /** The dispatcher stopped the video, or tracking ended: turn the camera off. */
   'video-stop': z.object({}),
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// REST: uploads, the gallery, signed media URLs, recordings (issue 19).
+
+const c = initContract();
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+
+/**
+ * A request body of raw bytes (an image, a WebM chunk): the API hands the handler the bytes
+ * as read, never parsed as JSON, whatever `Content-Type` says. Its type is decided by the
+ * bytes themselves.
+ */
+export interface RawBytes {
+  readonly bytes: Uint8Array;
+}
+
+/** Where an EXIF position (read on the phone before it resizes) travels: the query string. */
+const ExifPosition = {
+  latitude: z.coerce.number().min(-90).max(90).optional(),
+  longitude: z.coerce.number().min(-180).max(180).optional(),
+  /** GPSHPositioningError, metres, when the photo had it. */
+  accuracy: z.coerce.number().min(0).max(100_000).optional(),
+};
+const bothOrNeither = (query: { latitude?: number; longitude?: number }) =>
+  (query.latitude === undefined) === (query.longitude === undefined);
+
+export const CallerMediaUploadQuery = z
+  .object({
+    token: z.string().max(64),
+    /** `still`: a frame sent while video could not be sustained (not counted as a photo). */
+    kind: z.enum(['photo', 'still']).default('photo'),
+    /** When it was taken (EXIF DateTimeOriginal, else the phone's clock at the pick). */
+    takenAt: z.string().datetime({ offset: true }),
+    ...ExifPosition,
+  })
+  .refine(bothOrNeither, { message: 'Send latitude and longitude together.', path: ['latitude'] });
+export type CallerMediaUploadQuery = z.infer<typeof CallerMediaUploadQuery>;
+
+/** What the caller's page learns about its upload (no URL: the caller does not read it back). */
+export const CallerMediaReceipt = z.object({
+  id: z.string().uuid(),
+  kind: z.enum(['photo', 'still']),
+  contentType: PhotoContentType,
+  bytes: z.number().int().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Photos this caller may still send in this session. */
+  photosLeft: z.number().int().min(0),
+});
+export type CallerMediaReceipt = z.infer<typeof CallerMediaReceipt>;
+
+export const SnapshotUploadQuery = z
+  .object({ callerId, takenAt: z.string().datetime({ offset: true }).optional() })
+  .strict();
+
+const SessionParams = z.object({ sessionId });
+const RecordingParams = z.object({ sessionId, recordingId: z.string().uuid() });
+const ChunkParams = RecordingParams.extend({
+  index: z.coerce.number().int().min(0).max(100_000),
+});
+const MediaFileParams = z.object({ id: z.string().uuid() });
+/** A signed URL's query: its expiry (Unix seconds) and HMAC (base64url). */
+export const SignedMediaQuery = z.object({
+  expires: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40),
+  signature: z.string().max(200),
+});
+
+export const StartRecordingBody = z
+  .object({
+    callerId,
+    /** What MediaRecorder produces: `video/webm` (with its codecs parameter, if any). */
+    contentType: z
+      .string()
+      .max(100)
+      .regex(/^video\/webm(;.*)?$/, 'Recordings are WebM (video/webm).'),
+  })
+  .strict();
+
+export const RecordingChunkReceipt = z.object({
+  index: z.number().int().min(0),
+  bytes: z.number().int().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+const raw = c.type<RawBytes>();
+const bytesBody =
+  'The raw bytes as the request body (any `Content-Type`; the type is read from the bytes).';
+
+export const mediaContract = c.router(
+  {
+    callerUpload: {
+      method: 'POST',
+      path: '/api/v1/caller/media',
+      ...callerLinkRoute,
+      summary: "The caller's page uploads a photo (or a still of its video)",
+      description:
+        `Authenticated by the token in the caller's link (an active session only). ${bytesBody} ` +
+        'JPEG, PNG, HEIC/HEIF or WebP, decided by their magic numbers, never by a name or a ' +
+        `header; at most ${mediaLimits.maxUploadBytes} bytes (413), ` +
+        `${mediaLimits.maxPhotosPerCaller} photos per caller and session (409 \`conflict\`); ` +
+        'another type is 415 `validation-failed`. Nothing is stored when an upload is refused. ' +
+        'JPEG metadata (EXIF, XMP, comments) and PNG/WebP text and EXIF chunks are removed before ' +
+        'the photo is stored. A position (`latitude`, `longitude`, `accuracy`: the photo’s EXIF ' +
+        'GPS, read on the phone) is kept on the photo and becomes a fix of the session. The ' +
+        'dashboards are told with the sequenced `photo-added` event. A link that no longer works ' +
+        'is 403 `invalid-token`.',
+      query: CallerMediaUploadQuery,
+      body: raw,
+      responses: {
+        201: CallerMediaReceipt,
+        ...errors,
+        409: ErrorBody,
+        413: ErrorBody,
+        415: ErrorBody,
+      },
+    },
+    snapshot: {
+      method: 'POST',
+      path: '/api/v1/sessions/:sessionId/media/snapshots',
+      summary: "A dispatcher's snapshot of the caller's video",
+      description:
+        `A dispatcher who can see the session (else 404). ${bytesBody} Same types and size as ` +
+        "the caller's photos; announced as `photo-added` with kind `snapshot`.",
+      pathParams: SessionParams,
+      query: SnapshotUploadQuery,
+      body: raw,
+      responses: { 201: SessionPhoto, ...errors, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    },
+    list: {
+      method: 'GET',
+      path: '/api/v1/sessions/:sessionId/media',
+      summary: "A session's photos, stills, snapshots and recordings, with signed URLs",
+      description:
+        'A dispatcher who can see the session (its dispatcher, or an admin of its team); anyone ' +
+        `else gets 404, as for the session itself. Each URL works for ${mediaLimits.signedUrlSeconds} s without sign-in.`,
+      pathParams: SessionParams,
+      responses: { 200: SessionMedia, ...errors },
+    },
+    photoFile: {
+      method: 'GET',
+      path: '/api/v1/media/photos/:id',
+      ...publicRoute,
+      summary: 'The bytes of a photo, by its signed URL',
+      description:
+        'No sign-in: the signature is the credential. An expired or wrong signature is 403 ' +
+        '`forbidden`; a photo that does not exist (or was purged) is 404. Served with ' +
+        '`Cache-Control: private` and `X-Content-Type-Options: nosniff`.',
+      pathParams: MediaFileParams,
+      query: SignedMediaQuery,
+      responses: { 200: c.type<Uint8Array>(), 403: ErrorBody, 404: ErrorBody, 400: ErrorBody },
+    },
+    recordingFile: {
+      method: 'GET',
+      path: '/api/v1/media/recordings/:id',
+      ...publicRoute,
+      summary: 'A finished recording (WebM), by its signed URL',
+      description: 'As a photo: the signature is the credential (403 when wrong or expired).',
+      pathParams: MediaFileParams,
+      query: SignedMediaQuery,
+      responses: { 200: c.type<Uint8Array>(), 403: ErrorBody, 404: ErrorBody, 400: ErrorBody },
+    },
+    startRecording: {
+      method: 'POST',
+      path: '/api/v1/sessions/:sessionId/recordings',
+      summary: "Start recording the caller's video as evidence (team setting `recordMedia`)",
+      description:
+        'A dispatcher who can see the active session (else 404), on a team whose `recordMedia` ' +
+        'is on (else 403 `forbidden`). The dashboard records the video it receives ' +
+        '(MediaRecorder, WebM) and uploads chunks in order.',
+      pathParams: SessionParams,
+      body: StartRecordingBody,
+      responses: { 201: SessionRecording, ...errors, 409: ErrorBody },
+    },
+    recordingChunk: {
+      method: 'PUT',
+      path: '/api/v1/sessions/:sessionId/recordings/:recordingId/chunks/:index',
+      summary: 'One chunk of a recording (the next index, from 0)',
+      description:
+        `${bytesBody} A WebM chunk (the first starts with the EBML header), at most ` +
+        `${mediaLimits.maxRecordingChunkBytes} bytes (413). Sending the same index again ` +
+        'replaces it; a gap is 409 `conflict`; a finished recording is 409.',
+      pathParams: ChunkParams,
+      body: raw,
+      responses: {
+        200: RecordingChunkReceipt,
+        ...errors,
+        409: ErrorBody,
+        413: ErrorBody,
+        415: ErrorBody,
+      },
+    },
+    finishRecording: {
+      method: 'POST',
+      path: '/api/v1/sessions/:sessionId/recordings/:recordingId/finish',
+      summary: 'Finish a recording: its length and SHA-256 over the chunks in order',
+      description: 'Idempotent: a finished recording is answered as it is.',
+      pathParams: RecordingParams,
+      body: c.noBody(),
+      responses: { 200: SessionRecording, ...errors, 409: ErrorBody },
+    },
+  },
+  { strictStatusCodes: true },
+);

@@ -23,6 +23,7 @@ import { platformJobsContract, platformStatusContract } from './platform';
 import { broadcastsContract } from './broadcasts';
 import { caseTransferContract } from './case-transfer';
 import { chatContract } from './chat';
+import { mediaContract } from './media';
 import { metricsContract } from './metrics';
 import { trainingContract } from './training';
 import { overwatchContract } from './overwatch';
@@ -129,6 +130,7 @@ export const contract = c.router(
     tracking: trackingContract,
     caseTransfer: caseTransferContract,
     chat: chatContract,
+    media: mediaContract,
     callLists: callListsContract,
     verification: verificationContract,
     audit: auditContract,

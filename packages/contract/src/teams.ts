@@ -130,6 +130,8 @@ export const ManagedTeam = Team.omit({ role: true }).extend({
    * the deployment's default (`LOCATION_RETENTION_DAYS`, 90 unless configured).
    */
   retentionDays: z.number().int().nullable(),
+  /** Issue 19: the video of its sessions is recorded and kept as evidence (default off). */
+  recordMedia: z.boolean(),
   /** ISO 8601, UTC. */
   createdAt: z.string().datetime(),
 });
@@ -158,6 +160,7 @@ export const PatchTeamBody = z
     timeZone: TeamTimeZone.optional(),
     /** null: back to the deployment's default. */
     retentionDays: TeamRetentionDays.nullable().optional(),
+    recordMedia: z.boolean().optional(),
   })
   .strict();
 export type PatchTeamBody = z.infer<typeof PatchTeamBody>;
@@ -254,7 +257,8 @@ export const teamsContract = c.router(
         'Platform admins. Admins of the team may set `timeZone` (the zone its metrics cut days ' +
         'and months in) and `retentionDays` (how many days, 1–3650, its ended sessions’ ' +
         'location history and chat are kept before the daily purge deletes them; null: the ' +
-        'deployment’s default, `LOCATION_RETENTION_DAYS`, 90 unless configured): any other ' +
+        'deployment’s default, `LOCATION_RETENTION_DAYS`, 90 unless configured) and ' +
+        '`recordMedia` (issue 19: the video of its sessions is recorded as evidence): any other ' +
         'field in their request is 403 `forbidden`, as is ' +
         'any request from a member who is not its admin; a team the caller is not a member of ' +
         'answers 404 `not-found`. A refused request changes nothing. A zone that is not an IANA ' +

@@ -64,6 +64,8 @@ import { smsOfLastHourByStatus } from './platform/telemetry-repo';
 import { overwatchWatchRoutes } from './modules/overwatch/watch-routes';
 import { locationRoutes } from './modules/location/routes';
 import { chatRoutes } from './modules/chat/routes';
+import { mediaRoutes } from './modules/media/routes';
+import { mediaStorage } from './modules/media/storage';
 import { ChatService } from './modules/chat/service';
 import { MediaRelay } from './modules/media/relay';
 import { createTranslator } from './modules/chat/translation';
@@ -265,6 +267,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   locationRoutes(app, { ...deps, realtime, hub });
   overwatchWatchRoutes(app, { ...deps, realtime, hub });
   chatRoutes(app, chat);
+  await mediaRoutes(app, { ...deps, realtime, storage: mediaStorage(config) });
   caseTransferRoutes(app, { ...deps, realtime, consoleUsers });
   // Offers whose time is up expire within a second, on whichever instance sees them first.
   const stopExpirySweeper = startExpirySweeper({ ...deps, realtime, consoleUsers });

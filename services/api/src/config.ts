@@ -2,6 +2,7 @@ import { StatusThresholds, statusThresholdDefaults } from '@locus/contract';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { networkList } from './http/networks';
+import { mediaConfigProblems, mediaConfigShape } from './modules/media/storage';
 import { isFile, pmtilesLocation } from './modules/map-data/location';
 import { trainingCatalogueProblems } from './modules/training/catalogue';
 
@@ -349,6 +350,9 @@ export const ApiConfig = z.object({
     .string()
     .optional()
     .transform((value) => value || undefined),
+
+  // --- Photos and recordings (issue 19): MEDIA_*, S3_*, in modules/media/storage.ts
+  ...mediaConfigShape,
 });
 export type ApiConfig = z.infer<typeof ApiConfig>;
 
@@ -376,6 +380,7 @@ function crossChecks(config: ApiConfig): string[] {
   // A key everyone can read in this repository protects nobody's authenticator secrets.
   if (config.NODE_ENV === 'production' && config.MFA_ENCRYPTION_KEY === DEV_MFA_ENCRYPTION_KEY)
     problems.push('  MFA_ENCRYPTION_KEY: set a secret of your own in production');
+  problems.push(...mediaConfigProblems(config));
   if (config.CAPTCHA_PROVIDER !== 'off') {
     if (!config.CAPTCHA_SITE_KEY) problems.push('  CAPTCHA_SITE_KEY: required with a captcha');
     if (!config.CAPTCHA_SECRET_KEY) problems.push('  CAPTCHA_SECRET_KEY: required with a captcha');

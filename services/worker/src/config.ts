@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mediaStorageConfigShape, s3ConfigShape } from '@locus/storage';
 import { z } from 'zod';
 
 /** `true` or `false`, default false. */
@@ -78,24 +79,10 @@ export const WorkerConfig = z.object({
   /** `local` writes export files under EXPORT_DIR; `s3` puts them in S3_BUCKET. */
   EXPORT_STORAGE: z.enum(['local', 's3']).default('local'),
   EXPORT_DIR: z.string().default('.data/exports'),
-  /** An S3-compatible server (MinIO, the embedded one of `npm start`); unset or empty: AWS. */
-  S3_ENDPOINT: unsetWhenEmpty(z.string().url().optional()),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_BUCKET: unsetWhenEmpty(z.string().optional()),
-  /** With the secret below; both unset: the SDK's default chain (instance role, AWS_* env). */
-  S3_ACCESS_KEY_ID: unsetWhenEmpty(z.string().optional()),
-  S3_SECRET_ACCESS_KEY: unsetWhenEmpty(z.string().optional()),
-  /** Path-style URLs (`host/bucket/key`); unset: true with S3_ENDPOINT, false for AWS. */
-  S3_FORCE_PATH_STYLE: unsetWhenEmpty(
-    z
-      .enum(['true', 'false'])
-      .transform((value) => value === 'true')
-      .optional(),
-  ),
-  /** Put before every object key (`locus/exports` → `locus/exports/<team>/<session>/…`). */
-  S3_PREFIX: unsetWhenEmpty(z.string().optional()),
-  /** Server-side encryption asked for each object; unset: the bucket's default. */
-  S3_SSE: unsetWhenEmpty(z.enum(['AES256', 'aws:kms', 'aws:kms:dsse']).optional()),
+  // S3_* (shared with the API, which stores callers' photos): @locus/storage.
+  ...s3ConfigShape,
+  /** Callers' photos and recordings (issue 19): exported with the session, purged with it. */
+  ...mediaStorageConfigShape,
 
   // --- Partner webhooks (issue 15)
   /**
@@ -149,6 +136,7 @@ function requiredTogether(config: WorkerConfig): string[] {
       'SMS_PROVIDER=twilio',
     ],
     [config.EXPORT_STORAGE === 's3', ['S3_BUCKET'], 'EXPORT_STORAGE=s3'],
+    [config.MEDIA_STORAGE === 's3', ['S3_BUCKET'], 'MEDIA_STORAGE=s3'],
     // A key id without its secret (or the reverse) is a typo, not a wish for the default chain.
     [config.S3_ACCESS_KEY_ID !== undefined, ['S3_SECRET_ACCESS_KEY'], 'S3_ACCESS_KEY_ID'],
     [config.S3_SECRET_ACCESS_KEY !== undefined, ['S3_ACCESS_KEY_ID'], 'S3_SECRET_ACCESS_KEY'],

@@ -7,7 +7,7 @@ import type { EmailProvider } from './providers/email';
 import type { Job } from 'bullmq';
 import type { LocationLookupProvider } from './providers/location';
 import type { SmsProvider } from './providers/sms';
-import type { ExportStorage } from './providers/storage';
+import type { ExportStorage, ObjectStorage } from './providers/storage';
 import type { WorkerQueues } from './queues';
 
 export interface JobContext {
@@ -19,6 +19,8 @@ export interface JobContext {
   lookup: LocationLookupProvider;
   sms: SmsProvider;
   storage: ExportStorage;
+  /** Callers' photos and recordings as the API stored them (MEDIA_STORAGE). */
+  mediaStorage: ObjectStorage;
   /** The deployment's Ed25519 key that signs evidence files. */
   evidenceKey: KeyObject;
   /** The running job (attempts made, options), when there is one. */

@@ -10,7 +10,7 @@ import { emailProviderFromConfig } from './providers/email';
 import { lookupProviderFromConfig } from './providers/location';
 import { smsProviderFromConfig } from './providers/sms';
 import { evidenceSigningKey } from './providers/evidence-key';
-import { exportStorageFromConfig } from './providers/storage';
+import { exportStorageFromConfig, workerMediaStorage } from './providers/storage';
 import { startWorkerHeartbeat } from './heartbeat';
 import type { WorkerMetrics } from './metrics';
 import { createWorkerQueues } from './queues';
@@ -35,6 +35,7 @@ export async function startWorkers(
   const lookup = lookupProviderFromConfig(config);
   const sms = smsProviderFromConfig(config);
   const storage = exportStorageFromConfig(config);
+  const mediaStorage = workerMediaStorage(config);
   const evidenceKey = await evidenceSigningKey(config, deps);
   const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX);
 
@@ -62,6 +63,7 @@ export async function startWorkers(
       lookup,
       sms,
       storage,
+      mediaStorage,
       evidenceKey,
       job,
     });

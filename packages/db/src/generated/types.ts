@@ -212,6 +212,11 @@ export interface LocationLookups {
   uncertainty_radius_m: number | null;
 }
 
+export interface MediaDeletions {
+  queued_at: Generated<Timestamp>;
+  storage_key: string;
+}
+
 export interface MfaRecoveryCodes {
   code_hash: Buffer;
   created_at: Generated<Timestamp>;
@@ -387,6 +392,47 @@ export interface SessionExports {
   team_id: string;
 }
 
+export interface SessionMedia {
+  bytes: number;
+  caller_id: string;
+  content_type: string;
+  height: number | null;
+  id: Generated<string>;
+  kind: string;
+  latitude: number | null;
+  longitude: number | null;
+  seq: number | null;
+  session_id: string;
+  sha256: string;
+  storage_key: string;
+  taken_at: Timestamp;
+  uncertainty_radius_m: number | null;
+  uploaded_at: Generated<Timestamp>;
+  uploaded_by: string | null;
+  width: number | null;
+}
+
+export interface SessionRecordingChunks {
+  bytes: number;
+  index: number;
+  recording_id: string;
+  sha256: string;
+  storage_key: string;
+  uploaded_at: Generated<Timestamp>;
+}
+
+export interface SessionRecordings {
+  bytes: Generated<Int8>;
+  caller_id: string;
+  content_type: string;
+  ended_at: Timestamp | null;
+  id: Generated<string>;
+  recorded_by: string | null;
+  session_id: string;
+  sha256: string | null;
+  started_at: Generated<Timestamp>;
+}
+
 export interface SmsEarlyReports {
   error: string | null;
   provider_message_id: string;
@@ -454,6 +500,7 @@ export interface Teams {
   is_platform_owner: Generated<boolean>;
   lookup_active: Generated<boolean>;
   permission_levels: Generated<string[]>;
+  record_media: Generated<boolean>;
   require_mfa: Generated<boolean>;
   retention_days: number | null;
   team_name: string;
@@ -564,6 +611,7 @@ export interface DB {
   evidence_signing_keys: EvidenceSigningKeys;
   location_fixes: LocationFixes;
   location_lookups: LocationLookups;
+  media_deletions: MediaDeletions;
   mfa_recovery_codes: MfaRecoveryCodes;
   one_time_codes: OneTimeCodes;
   overwatch_geofences: OverwatchGeofences;
@@ -579,6 +627,9 @@ export interface DB {
   session_callers: SessionCallers;
   session_events: SessionEvents;
   session_exports: SessionExports;
+  session_media: SessionMedia;
+  session_recording_chunks: SessionRecordingChunks;
+  session_recordings: SessionRecordings;
   sms_early_reports: SmsEarlyReports;
   sms_messages: SmsMessages;
   sms_opt_outs: SmsOptOuts;

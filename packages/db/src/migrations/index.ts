@@ -39,6 +39,7 @@ import * as webhookLeases from './2026-11-29T15-20_webhook-leases';
 import * as storedAt from './2026-11-29T15-30_stored-at';
 import * as reliabilityGaps from './2026-11-29T20-00_reliability-gaps';
 import * as smsSendAttempts from './2026-11-29T20-30_sms-send-attempts';
+import * as sessionMedia from './2026-11-29T23-30_session-media';
 
 /**
  * Every migration, by name. Names sort by date, so Kysely runs them in order. Listed here
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T15-30_stored-at': storedAt,
   '2026-11-29T20-00_reliability-gaps': reliabilityGaps,
   '2026-11-29T20-30_sms-send-attempts': smsSendAttempts,
+  '2026-11-29T23-30_session-media': sessionMedia,
 };

@@ -7,6 +7,7 @@ export const demoTeams = [
     isPlatformOwner: true,
     permissionLevels: ['premiere', 'enterprise'],
     exportOnEnd: false,
+    recordMedia: false,
     timeZone: 'UTC',
   },
   {
@@ -14,6 +15,8 @@ export const demoTeams = [
     isPlatformOwner: false,
     permissionLevels: ['premiere', 'enterprise'],
     exportOnEnd: true,
+    // Issue 19: the demo shows evidence recording of video.
+    recordMedia: true,
     // The chat transcript shows times in UTC and in this zone (issue 12).
     timeZone: 'America/Chicago',
   },
@@ -22,6 +25,7 @@ export const demoTeams = [
     isPlatformOwner: false,
     permissionLevels: [],
     exportOnEnd: false,
+    recordMedia: false,
     timeZone: 'America/Denver',
   },
 ] as const;

@@ -58,6 +58,7 @@ export async function seedDemo(
           is_platform_owner: team.isPlatformOwner,
           permission_levels: [...team.permissionLevels],
           export_on_end: team.exportOnEnd,
+          record_media: team.recordMedia,
           time_zone: team.timeZone,
         })),
       )

@@ -109,6 +109,9 @@ const patternExamples: Record<string, string> = {
   '^lk_[A-Za-z0-9]{40}$': 'lk_4fK9x2QaExampleOnlyNotARealKey0000000000',
   // A webhook signing secret (Standard Webhooks): made up too.
   '^whsec_[A-Za-z0-9+/]{43}=$': 'whsec_ExampleOnlyNotARealSecretMadeUpForTheDocs00=',
+  // A photo's or recording's SHA-256 (issue 19), and what MediaRecorder records.
+  '^[0-9a-f]{64}$': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  '^video\\/webm(;.*)?$': 'video/webm;codecs=vp8',
 };
 
 const formatExamples: Record<string, string> = {

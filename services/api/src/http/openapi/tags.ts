@@ -18,6 +18,8 @@ export const tagDescriptions: Record<keyof typeof contract, string> = {
     "text with the caller's link, and the session's fixes.",
   caseTransfer: 'Handing a live case to a colleague (SPEC.md §7).',
   chat: 'Chat with the caller: opening it and the transcript.',
+  media:
+    "Photos and recordings of a session (issue 19): the caller's uploads, dispatchers' snapshots and recordings, the gallery, and signed media URLs.",
   callLists: 'Call lists: numbers located together, and who may use them.',
   verification: 'Platform admins: verifying users and the e-mail domains cleared for sign-up.',
   audit: 'The audit log.',

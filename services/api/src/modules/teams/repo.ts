@@ -14,6 +14,7 @@ export interface TeamRow {
   custom_content: unknown;
   time_zone: string;
   retention_days: number | null;
+  record_media: boolean;
   created_at: Date;
   member_count: number;
 }
@@ -31,6 +32,7 @@ function teamsWithCounts(db: Database) {
       't.custom_content',
       't.time_zone',
       't.retention_days',
+      't.record_media',
       't.created_at',
     ])
     .select((eb) =>
@@ -140,6 +142,7 @@ export async function updateTeam(
     permissionLevels?: readonly string[];
     timeZone?: string;
     retentionDays?: number | null;
+    recordMedia?: boolean;
   },
 ): Promise<void> {
   const set: {
@@ -148,12 +151,14 @@ export async function updateTeam(
     permission_levels?: string[];
     time_zone?: string;
     retention_days?: number | null;
+    record_media?: boolean;
   } = {};
   if (changes.teamName !== undefined) set.team_name = changes.teamName;
   if (changes.isActive !== undefined) set.is_active = changes.isActive;
   if (changes.permissionLevels !== undefined) set.permission_levels = [...changes.permissionLevels];
   if (changes.timeZone !== undefined) set.time_zone = changes.timeZone;
   if (changes.retentionDays !== undefined) set.retention_days = changes.retentionDays;
+  if (changes.recordMedia !== undefined) set.record_media = changes.recordMedia;
   if (Object.keys(set).length === 0) return;
   await db.updateTable('teams').set(set).where('id', '=', id).execute();
 }

@@ -86,6 +86,7 @@ function toManagedTeam(row: TeamRow): ManagedTeam {
     memberCount: row.member_count,
     timeZone: row.time_zone,
     retentionDays: row.retention_days,
+    recordMedia: row.record_media,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -209,6 +210,7 @@ export async function patchTeam(
       if (before.timeZone !== after.timeZone) changed.timeZone = after.timeZone;
       // null: back to the deployment's default.
       if (before.retentionDays !== after.retentionDays) changed.retentionDays = after.retentionDays;
+      if (before.recordMedia !== after.recordMedia) changed.recordMedia = after.recordMedia;
       if (before.isActive !== after.isActive) changed.isActive = after.isActive;
       if (before.permissionLevels.join() !== after.permissionLevels.join())
         changed.permissionLevels = after.permissionLevels;

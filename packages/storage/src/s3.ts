@@ -1,5 +1,12 @@
-import { PutObjectCommand, S3Client, type ServerSideEncryption } from '@aws-sdk/client-s3';
-import type { ExportStorage } from './index';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  type ServerSideEncryption,
+} from '@aws-sdk/client-s3';
+import type { ObjectStorage } from './index';
 
 export interface S3StorageOptions {
   /** An S3-compatible server (MinIO, the embedded one of `npm start`); unset: AWS itself. */
@@ -24,11 +31,11 @@ export interface S3StorageOptions {
 }
 
 /**
- * Exports as objects in an S3 bucket (AWS, MinIO, or any S3-compatible server). An object is
+ * Files as objects in an S3 bucket (AWS, MinIO, or any S3-compatible server). An object is
  * stored whole or not at all, so no temporary name is needed. A failed put rejects: the export
- * job is retried by BullMQ and the failure is recorded.
+ * job is retried by BullMQ and the failure is recorded; a failed photo upload is refused.
  */
-export function s3Storage(options: S3StorageOptions): ExportStorage & { close(): void } {
+export function s3Storage(options: S3StorageOptions): ObjectStorage {
   const {
     bucket,
     connectionTimeoutMs = 5_000,
@@ -92,6 +99,37 @@ export function s3Storage(options: S3StorageOptions): ExportStorage & { close():
         throw storageError(error, bucket, objectKey(key));
       }
     },
+    async get(key) {
+      const deadline = AbortSignal.timeout(totalTimeoutMs);
+      try {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }),
+          { abortSignal: deadline },
+        );
+        if (!object.Body) return null;
+        return Buffer.from(await object.Body.transformToByteArray());
+      } catch (error) {
+        if (error instanceof NoSuchKey) return null;
+        if (deadline.aborted)
+          throw storageError(
+            new Error(`no answer within ${totalTimeoutMs} ms`),
+            bucket,
+            '',
+            'read',
+          );
+        throw storageError(error, bucket, objectKey(key), 'read');
+      }
+    },
+    async delete(key) {
+      // S3 answers 204 for a key that does not exist: a retried purge is not an error.
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }), {
+          abortSignal: AbortSignal.timeout(totalTimeoutMs),
+        });
+      } catch (error) {
+        throw storageError(error, bucket, objectKey(key), 'delete');
+      }
+    },
     close: () => client.destroy(),
   };
 }
@@ -102,7 +140,12 @@ export function s3Storage(options: S3StorageOptions): ExportStorage & { close():
  * resource in some messages, e.g. AccessDenied's `arn:aws:s3:::bucket/key`. Export keys are two
  * ids and a file name, so a short key, which could match by chance, is never one.)
  */
-function storageError(error: unknown, bucket: string, key: string): Error {
+function storageError(
+  error: unknown,
+  bucket: string,
+  key: string,
+  operation: 'upload' | 'read' | 'delete' = 'upload',
+): Error {
   const cause = error instanceof Error ? error : new Error(String(error));
   const status = (cause as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   const message = key.length >= 16 ? cause.message.split(key).join('<key>') : cause.message;
@@ -113,7 +156,9 @@ function storageError(error: unknown, bucket: string, key: string): Error {
   ]
     .filter(Boolean)
     .join(': ');
-  const wrapped = new Error(`S3 upload to bucket "${bucket}" failed: ${reason}`);
+  const wrapped = new Error(
+    `S3 ${operation} ${operation === 'upload' ? 'to' : 'in'} bucket "${bucket}" failed: ${reason}`,
+  );
   wrapped.name = 'ExportStorageError';
   return wrapped;
 }

@@ -1,0 +1,160 @@
+import { mediaLimits, type SessionRecording } from '@locus/contract';
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../http/errors';
+import type { Principal } from '../auth/guard';
+import { findVisibleSession } from '../location/repo';
+import { findSessionCaller } from './photos-repo';
+import { tooLarge, type MediaDeps } from './photos-service';
+import {
+  findRecording,
+  insertRecording,
+  lastChunkIndex,
+  markFinished,
+  recordingChunks,
+  teamRecordsMedia,
+  upsertChunk,
+  type RecordingRow,
+} from './recordings-repo';
+import { signMediaUrl } from './signed-url';
+import { chunkKey } from './storage';
+
+/**
+ * Evidence recording of the live video (issue 19): the dashboard of a dispatcher of the session
+ * records the stream it receives (MediaRecorder, WebM) and uploads it in chunks. Recorded on the
+ * receiving side rather than on the phone: the caller's uplink is the scarce resource (it
+ * already carries the live video), and the dispatcher's network is the reliable one; what is
+ * kept is what the dispatcher saw.
+ */
+const noSuchSession = () => new ApiError(404, 'not-found', 'There is no such tracking session.');
+const noSuchRecording = () => new ApiError(404, 'not-found', 'There is no such recording.');
+
+export async function startRecording(
+  deps: MediaDeps,
+  principal: Principal,
+  sessionId: string,
+  body: { callerId: string; contentType: string },
+): Promise<SessionRecording> {
+  const session = await findVisibleSession(deps.db, sessionId, principal.userId);
+  if (!session) throw noSuchSession();
+  if (session.status !== 'active')
+    throw new ApiError(409, 'conflict', 'This tracking session has ended.');
+  if (!(await teamRecordsMedia(deps.db, session.teamId)))
+    throw new ApiError(
+      403,
+      'forbidden',
+      "Your team does not record video (a team admin can turn on 'Record video as evidence').",
+    );
+  if (!(await findSessionCaller(deps.db, sessionId, body.callerId)))
+    throw new ApiError(404, 'not-found', 'There is no such caller in this session.');
+  const row = await insertRecording(deps.db, {
+    sessionId,
+    callerId: body.callerId,
+    recordedBy: principal.userId,
+    contentType: body.contentType,
+  });
+  return toRecording(deps.config.MEDIA_URL_SECRET, row);
+}
+
+/** The recording, if the principal may see its session (404 otherwise, as for the session). */
+async function visibleRecording(
+  deps: MediaDeps,
+  principal: Principal,
+  sessionId: string,
+  recordingId: string,
+): Promise<RecordingRow> {
+  const session = await findVisibleSession(deps.db, sessionId, principal.userId);
+  if (!session) throw noSuchSession();
+  const recording = await findRecording(deps.db, recordingId);
+  if (!recording || recording.session_id !== sessionId) throw noSuchRecording();
+  return recording;
+}
+
+/** WebM (Matroska) files begin with the EBML magic number. */
+const ebmlMagic = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
+
+export async function uploadChunk(
+  deps: MediaDeps,
+  principal: Principal,
+  params: { sessionId: string; recordingId: string; index: number },
+  body: Buffer,
+): Promise<{ index: number; bytes: number; sha256: string }> {
+  const recording = await visibleRecording(deps, principal, params.sessionId, params.recordingId);
+  if (recording.ended_at) throw new ApiError(409, 'conflict', 'This recording is finished.');
+  if (body.length === 0)
+    throw new ApiError(400, 'validation-failed', 'Send the chunk as the request body.');
+  if (body.length > mediaLimits.maxRecordingChunkBytes)
+    throw tooLarge(mediaLimits.maxRecordingChunkBytes);
+  if (params.index === 0 && !body.subarray(0, 4).equals(ebmlMagic))
+    throw new ApiError(415, 'validation-failed', 'A recording is WebM: its first chunk is not.');
+  const last = await lastChunkIndex(deps.db, recording.id);
+  if (params.index > last + 1)
+    throw new ApiError(409, 'conflict', `Send chunk ${last + 1} first (chunks go in order).`);
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const storageKey = chunkKey(params.sessionId, recording.id, params.index);
+  await deps.storage.put(storageKey, body, 'video/webm');
+  await upsertChunk(deps.db, {
+    recordingId: recording.id,
+    index: params.index,
+    bytes: body.length,
+    sha256,
+    storageKey,
+  });
+  return { index: params.index, bytes: body.length, sha256 };
+}
+
+/** The chunks in order make the file; its SHA-256 is what the evidence chain covers. */
+export async function finishRecording(
+  deps: MediaDeps,
+  principal: Principal,
+  sessionId: string,
+  recordingId: string,
+): Promise<SessionRecording> {
+  const recording = await visibleRecording(deps, principal, sessionId, recordingId);
+  if (!recording.ended_at) {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for (const chunk of await recordingChunks(deps.db, recording.id)) {
+      const data = await deps.storage.get(chunk.storage_key);
+      if (!data) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
+      hash.update(data);
+      bytes += data.length;
+    }
+    if (bytes === 0) throw new ApiError(409, 'conflict', 'The recording has no chunks yet.');
+    await markFinished(deps.db, recording.id, { bytes, sha256: hash.digest('hex') });
+  }
+  const finished = await findRecording(deps.db, recording.id);
+  if (!finished) throw noSuchRecording();
+  return toRecording(deps.config.MEDIA_URL_SECRET, finished);
+}
+
+/** The whole recording as one WebM file (the chunks in order), for its signed URL. */
+export async function recordingBytes(
+  deps: MediaDeps,
+  recordingId: string,
+): Promise<{ bytes: Buffer; contentType: string } | null> {
+  const recording = await findRecording(deps.db, recordingId);
+  if (!recording) return null;
+  const parts: Buffer[] = [];
+  for (const chunk of await recordingChunks(deps.db, recording.id)) {
+    const data = await deps.storage.get(chunk.storage_key);
+    if (!data) return null;
+    parts.push(data);
+  }
+  return { bytes: Buffer.concat(parts), contentType: recording.content_type };
+}
+
+export function toRecording(secret: string, row: RecordingRow): SessionRecording {
+  const signed = signMediaUrl(secret, 'recordings', row.id);
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    callerId: row.caller_id,
+    contentType: row.content_type,
+    startedAt: row.started_at.toISOString(),
+    endedAt: row.ended_at?.toISOString() ?? null,
+    bytes: Number(row.bytes),
+    sha256: row.sha256,
+    url: signed.url,
+    urlExpiresAt: signed.expiresAt.toISOString(),
+  };
+}
