@@ -237,6 +237,9 @@ export class CallerMedia {
         },
         () => undefined,
       );
+    } catch (error) {
+      // The next still, 3 s later, is as good as this one.
+      console.warn('A still was not sent', error);
     } finally {
       this.stillInFlight = false;
     }

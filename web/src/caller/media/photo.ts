@@ -2,9 +2,8 @@ import { readExif, type PhotoExif } from './exif';
 import { callerMediaLimits } from './media-limits';
 
 /**
- * Where the caller's page uploads a picture: raw bytes, its link token and what the page read
- * from the photo. Issue 19's upload route is not in the contract yet (packages/contract/src/
- * media.ts); this is the one place that names it.
+ * Where the caller's page uploads a picture (`mediaContract.callerUpload`): raw bytes, its link
+ * token and what the page read from the photo in the query string.
  */
 export const callerMediaUploadPath = '/api/v1/caller/media';
 
@@ -76,19 +75,13 @@ export function uploadPicture(
   picture: PreparedPicture,
   onProgress: (fraction: number) => void,
 ): Promise<UploadResult> {
-  const query = new URLSearchParams({
-    token,
-    kind,
-    takenAt: picture.takenAt.toISOString(),
-    width: String(picture.width),
-    height: String(picture.height),
-  });
+  const query = new URLSearchParams({ token, kind, takenAt: picture.takenAt.toISOString() });
   const { latitude, longitude, uncertaintyRadiusInMeters } = picture.exif;
   if (latitude !== null && longitude !== null) {
     query.set('latitude', String(latitude));
     query.set('longitude', String(longitude));
     if (uncertaintyRadiusInMeters !== null)
-      query.set('uncertaintyRadiusInMeters', String(uncertaintyRadiusInMeters));
+      query.set('accuracy', String(uncertaintyRadiusInMeters));
   }
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();

@@ -34,11 +34,10 @@ export function MediaPanel({
   const [audio, setAudio] = useState(false);
   const { videoState, pending } = media;
   const running = videoState === 'started' || videoState === 'stills';
-  const disabledReason = !connected
-    ? "The caller's page is not open: video and photos can be asked for once it is."
-    : pending
-      ? `Waiting for the caller to answer the ${pending.kind === 'video' ? 'video' : 'photo'} request.`
-      : null;
+  // A request waiting for its answer does not block another: a new one replaces it.
+  const disabledReason = connected
+    ? null
+    : "The caller's page is not open: video and photos can be asked for once it is.";
   const shown = media.photos.filter((photo) => photo.kind !== 'still');
 
   return (
@@ -78,6 +77,12 @@ export function MediaPanel({
         {disabledReason && (
           <Text id={reasonId} size="xs" c="dimmed">
             {disabledReason}
+          </Text>
+        )}
+        {pending && (
+          <Text size="xs" role="status">
+            Waiting for the caller to answer the {pending.kind === 'video' ? 'video' : 'photo'}{' '}
+            request.
           </Text>
         )}
         {media.problem && (
@@ -136,6 +141,11 @@ function LiveVideo({ media }: { media: CallerMediaView }) {
             ? `${stats.kbps ?? '–'} kbps · ${stats.fps ?? '–'} fps${stats.width && stats.height ? ` · ${stats.width}×${stats.height}` : ''}`
             : 'Measuring…'}
       </Text>
+      {media.recording && (
+        <Text size="xs" fw={600} c="red.8">
+          Recording (team setting): the video is kept with the session.
+        </Text>
+      )}
       <Group gap="xs">
         <Button
           size="xs"

@@ -7,6 +7,7 @@ import type { DispatcherSocket, MediaServerFrame } from '../dispatcher-socket';
 import type { TrackingActor } from '../useTracking';
 import { fetchSessionMedia, uploadSnapshot } from './media-api';
 import { isMediaFrame, mediaLogMessage } from './media-log';
+import { StreamRecorder } from './recorder';
 
 export type VideoState = 'off' | 'started' | 'stills' | 'stopped';
 type Signal = Extract<MediaServerFrame, { event: 'video-signal' }>['data']['signal'];
@@ -61,6 +62,7 @@ export function useCallerMedia({
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [stats, setStats] = useState<VideoStats | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [recording, setRecording] = useState(false);
   const viewer = useRef<Viewer | null>(null);
   // The listener reads the newest states without re-subscribing.
   const videoStatesRef = useRef<Record<string, VideoState>>({});
@@ -251,6 +253,29 @@ export function useCallerMedia({
   }, [tracking, closeViewer]);
   useEffect(() => () => closeViewer(), [closeViewer]);
 
+  // The team's evidence recording: while the video arrives, from what arrives.
+  useEffect(() => {
+    const { sessionId: id, callerId: target } = live.current;
+    if (!stream || !id || !target) return;
+    let recorder: StreamRecorder | null = null;
+    let stopped = false;
+    StreamRecorder.start(id, target, stream).then(
+      (started) => {
+        recorder = started;
+        if (stopped) void recorder?.stop();
+        else if (recorder) setRecording(true);
+      },
+      (error: unknown) => console.warn('The video is not being recorded', error),
+    );
+    return () => {
+      stopped = true;
+      setRecording(false);
+      recorder
+        ?.stop()
+        .catch((error: unknown) => console.warn('The recording did not finish', error));
+    };
+  }, [stream]);
+
   // Bitrate and frame rate of what arrives, once a second.
   useEffect(() => {
     if (!stream) return;
@@ -313,7 +338,7 @@ export function useCallerMedia({
       canvas.toBlob(resolve, 'image/jpeg', 0.9),
     );
     if (!blob) throw new Error('The video frame could not be encoded');
-    await uploadSnapshot(id, target, blob, { width: canvas.width, height: canvas.height });
+    await uploadSnapshot(id, target, blob);
   }, []);
 
   return {
@@ -326,6 +351,7 @@ export function useCallerMedia({
     still: still && still.callerId === callerId ? still : null,
     stream,
     stats,
+    recording,
     problem,
     request,
     stopVideo,

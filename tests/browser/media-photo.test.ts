@@ -1,0 +1,101 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/browser';
+import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import { withExif } from './media-exif-fixture';
+import { en, launchMediaBrowser, logPanel, mediaHelpers, mediaPanel } from './media-support';
+import { trackingHelpers } from './tracking-support';
+
+/**
+ * Photos from the caller's phone (issue 19) in real Chromium: the dispatcher asks, the caller
+ * allows and picks a camera photo carrying an EXIF position (and a file that is not a photo);
+ * the page reads the position, resizes the photo and sends it; the dashboard's gallery shows it
+ * with its time and position, large on a click; the page says which file was not sent and why.
+ */
+describe("photos from the caller's phone", { timeout: 300_000 }, () => {
+  let env: AuthEnvironment;
+  let browser: Browser;
+  beforeAll(async () => {
+    env = await startAuthEnvironment();
+    browser = await launchMediaBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await env?.close();
+  });
+  const { endActiveSessions } = trackingHelpers(() => env);
+  const { trackedCaller } = mediaHelpers(
+    () => env,
+    () => browser,
+  );
+  afterEach(() => endActiveSessions());
+
+  it('a photo with an EXIF position reaches the gallery with its time and position', async () => {
+    const { dispatcher, caller, close } = await trackedCaller('+12025550194');
+    const panel = mediaPanel(dispatcher);
+    await panel.getByRole('button', { name: 'Request photo' }).click();
+    const request = caller.getByRole('region', { name: en.mediaPhotoRequestTitle });
+    await request.getByText(en.mediaPhotoRequestBody(10)).waitFor();
+    await expectAccessible(caller, 'caller: the photo request');
+    await request.getByRole('button', { name: en.mediaAllowButton }).click();
+    await logPanel(dispatcher).getByText('Caller allowed photos').waitFor();
+    const photos = caller.getByRole('region', { name: en.photoListLabel });
+    await photos.getByRole('button', { name: en.photoPickButton }).waitFor();
+    await expectAccessible(caller, 'caller: the photo picker');
+
+    // A 3,000 × 2,000 camera picture (drawn by the browser), with the position a phone writes.
+    const jpeg = await caller.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 3000;
+      canvas.height = 2000;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#2f6f4f';
+      context.fillRect(0, 0, 3000, 2000);
+      context.fillStyle = '#f5c542';
+      context.fillRect(900, 600, 1200, 800);
+      return canvas.toDataURL('image/jpeg', 0.8).split(',')[1]!;
+    });
+    const takenAt = new Date('2026-11-29T21:14:05Z');
+    const photo = withExif(new Uint8Array(Buffer.from(jpeg, 'base64')), {
+      latitude: 38.889484,
+      longitude: -77.035279,
+      uncertainty: 8,
+      gpsTime: takenAt,
+      littleEndian: true,
+    });
+    await caller.locator('#photo-input').setInputFiles([
+      { name: 'scene.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(photo) },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a photo') },
+    ]);
+
+    // The page says which was sent and which was not, and why.
+    const list = photos.getByRole('list', { name: en.photoListLabel });
+    await list
+      .getByRole('listitem')
+      .filter({ hasText: 'scene.jpg' })
+      .getByText(en.photoSent)
+      .waitFor({ timeout: 30_000 });
+    await list
+      .getByRole('listitem')
+      .filter({ hasText: 'notes.txt' })
+      .getByText(`${en.photoNotSent}: ${en.photoNotImage}`)
+      .waitFor();
+    await expectAccessible(caller, 'caller: one photo sent, one refused');
+
+    // The dashboard's gallery: time and position, and the photo large on a click.
+    const gallery = panel.getByRole('list', { name: 'Photos' });
+    const item = gallery.getByRole('listitem').first();
+    await item.locator('[data-photo-position]').getByText('38.889484, -77.035279').waitFor();
+    await logPanel(dispatcher).getByText('Caller sent a photo at 38.88948, -77.03528').waitFor();
+    await item
+      .getByRole('button', { name: /^Open: Photo taken .* at 38\.889484, -77\.035279$/ })
+      .click();
+    const large = dispatcher.getByRole('dialog', { name: /^Photo taken/ });
+    // Resized on the phone to 2,048 px on its longest side.
+    await expect
+      .poll(() => large.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBe(2048);
+    await expectAccessible(dispatcher, 'dashboard: the gallery, a photo opened large');
+    await close();
+  });
+});

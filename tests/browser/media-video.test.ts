@@ -1,0 +1,157 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/browser';
+import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import {
+  en,
+  launchMediaBrowser,
+  logPanel,
+  mediaHelpers,
+  mediaPanel,
+  videoProgress,
+} from './media-support';
+import { trackingHelpers } from './tracking-support';
+
+/**
+ * Live video from the caller's phone (issue 19) in real Chromium, with the fake camera: the
+ * dispatcher asks, the caller allows, frames play on the dashboard (a `<video>` with a width and
+ * a play position that moves), with its bitrate and frame rate; a snapshot is stored; either
+ * side stops it; a decline is shown to the dispatcher. axe checks each new view.
+ */
+describe('live video from the caller', { timeout: 300_000 }, () => {
+  let env: AuthEnvironment;
+  let browser: Browser;
+  beforeAll(async () => {
+    env = await startAuthEnvironment();
+    browser = await launchMediaBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await env?.close();
+  });
+  const { endActiveSessions } = trackingHelpers(() => env);
+  const { trackedCaller, activeSessionMedia } = mediaHelpers(
+    () => env,
+    () => browser,
+  );
+  afterEach(() => endActiveSessions());
+
+  it('the dispatcher requests video, the caller allows, frames arrive, the caller stops it', async () => {
+    const { dispatcher, caller, close } = await trackedCaller('+12025550191');
+    const panel = mediaPanel(dispatcher);
+    await expectAccessible(dispatcher, 'dashboard: the video and photos panel');
+    await panel.getByRole('button', { name: 'Request video' }).click();
+    await logPanel(dispatcher).getByText('Requested video from the caller').waitFor();
+
+    // The caller's page asks, in the caller's words, with two large buttons.
+    const request = caller.getByRole('region', { name: en.mediaVideoRequestTitle });
+    await request.getByText(en.mediaVideoRequestBody).waitFor();
+    await expectAccessible(caller, 'caller: the video request');
+    await panel.getByText(/Waiting for the caller to answer the video request/).waitFor();
+    await request.getByRole('button', { name: en.mediaAllowButton }).click();
+
+    // The camera is on, and says so for as long as it is.
+    await caller.locator('[data-camera-on]').getByText(en.cameraOnBanner).waitFor();
+    await caller.getByRole('button', { name: en.cameraSwitchButton }).waitFor();
+    await expectAccessible(caller, 'caller: camera on');
+    await logPanel(dispatcher).getByText('Caller allowed video').waitFor();
+    await logPanel(dispatcher).getByText("Caller's video started").waitFor();
+
+    // Frames arrive: a picture with a width, whose play position moves.
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    const first = await videoProgress(dispatcher);
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).time, { timeout: 10_000 })
+      .toBeGreaterThan(first.time + 0.5);
+    await expect
+      .poll(() => panel.locator('[data-video-stats]').innerText(), { timeout: 10_000 })
+      .toMatch(/^\d+ kbps · \d+ fps · \d+×\d+$/);
+    // Demo County records video (team setting): the dashboard records what it receives.
+    await panel.getByText(/^Recording \(team setting\)/).waitFor();
+    await expectAccessible(dispatcher, 'dashboard: live video');
+    // At least one 5 s chunk before stopping.
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).time - first.time, { timeout: 15_000 })
+      .toBeGreaterThan(6);
+
+    // The caller stops it: the banner goes, the dispatcher is told and the video goes.
+    await caller.getByRole('button', { name: en.cameraStopButton }).click();
+    await caller.getByText(en.cameraStopped).first().waitFor();
+    expect(await caller.locator('[data-camera-on]').count()).toBe(0);
+    await logPanel(dispatcher).getByText('Caller stopped the video').waitFor();
+    await dispatcher.locator('video[data-caller-video]').waitFor({ state: 'detached' });
+    await panel.getByRole('button', { name: 'Request video' }).waitFor();
+    expect(await panel.getByRole('button', { name: 'Request video' }).isEnabled()).toBe(true);
+
+    // The recording is finished and kept with the session: WebM, its length and hash.
+    await expect
+      .poll(async () => (await activeSessionMedia()).recordings, { timeout: 20_000 })
+      .toEqual([
+        expect.objectContaining({
+          contentType: expect.stringMatching(/^video\/webm/),
+          bytes: expect.any(Number),
+          endedAt: expect.any(String),
+          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        }),
+      ]);
+    const [recording] = (await activeSessionMedia()).recordings;
+    expect(recording!.bytes).toBeGreaterThan(10_000);
+    await close();
+  });
+
+  it('the dispatcher takes a snapshot, which the gallery shows, and stops the video', async () => {
+    const { dispatcher, caller, close } = await trackedCaller('+12025550192');
+    const panel = mediaPanel(dispatcher);
+    await panel.getByRole('button', { name: 'Request video' }).click();
+    await caller.getByRole('button', { name: en.mediaAllowButton }).click();
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+
+    await panel.getByRole('button', { name: 'Snapshot' }).click();
+    await panel.getByText('Snapshot saved with the session.').waitFor();
+    await logPanel(dispatcher).getByText('Snapshot of the video saved').waitFor();
+    const gallery = panel.getByRole('list', { name: 'Photos' });
+    await gallery.getByText(/^Snapshot · /).waitFor();
+    await gallery.getByRole('button', { name: /^Open: Snapshot taken/ }).click();
+    const large = dispatcher.getByRole('dialog', { name: /^Snapshot taken/ });
+    await expect
+      .poll(() => large.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBeGreaterThan(0);
+    await expectAccessible(dispatcher, 'dashboard: a snapshot opened large');
+    await dispatcher.keyboard.press('Escape');
+    await large.waitFor({ state: 'detached' });
+
+    // Stop video from the dashboard turns the caller's camera off.
+    await panel.getByRole('button', { name: 'Stop video' }).click();
+    await logPanel(dispatcher).getByText('Video stopped by the dispatcher').waitFor();
+    await caller.locator('[data-camera-on]').waitFor({ state: 'detached' });
+    await caller.getByText(en.cameraStopped).first().waitFor();
+    await close();
+  });
+
+  it('a caller who says Not now: the dispatcher is told, and may ask again', async () => {
+    const { dispatcher, caller, close } = await trackedCaller('+12025550193');
+    const panel = mediaPanel(dispatcher);
+    await panel.getByRole('checkbox', { name: 'With sound' }).check();
+    await panel.getByRole('button', { name: 'Request video' }).click();
+    const request = caller.getByRole('region', { name: en.mediaVideoRequestTitle });
+    await request.getByText(en.mediaVideoAudioNote).waitFor();
+    await request.getByRole('button', { name: en.mediaDeclineButton }).click();
+    await caller.getByText(en.mediaDeclined).first().waitFor();
+    expect(await caller.locator('[data-camera-on]').count()).toBe(0);
+    await expectAccessible(caller, 'caller: after Not now');
+
+    await logPanel(dispatcher).getByText('Requested video with sound from the caller').waitFor();
+    await logPanel(dispatcher).getByText('Caller declined video').waitFor();
+    // Never asked again by itself: the buttons are back for the dispatcher to decide.
+    await expect
+      .poll(() => panel.getByRole('button', { name: 'Request video' }).isEnabled())
+      .toBe(true);
+    expect(await caller.getByRole('region', { name: en.mediaVideoRequestTitle }).count()).toBe(0);
+    await expectAccessible(dispatcher, 'dashboard: a declined request');
+    await close();
+  });
+});
