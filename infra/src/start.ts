@@ -1,5 +1,7 @@
 import { demoUsers, DEMO_PASSWORD } from '@locus/db';
 import { join } from 'node:path';
+import { startLocalTurn, type RunningTurn } from './coturn';
+import { freePort } from './free-port';
 import { migrate, seed } from './database-tasks';
 import { localServices, type LocalServices } from './local-services';
 import { dataRoot, nodeTs, repoRoot } from './paths';
@@ -19,12 +21,15 @@ export async function start(): Promise<void> {
   // Exports go to an embedded S3-compatible server unless the environment chose a storage.
   const services = await localServices({ dataRoot, persistent: true, s3: true });
   const children: ReturnType<typeof startChild>[] = [];
+  // Live video's TURN server (issue 19), unless the environment names one.
+  let turn: RunningTurn | null = null;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     console.log('\n[locus] stopping …');
     await Promise.all(children.map((child) => stopChild(child)));
+    await turn?.stop();
     await services.stop();
     lock.release();
     process.exit(code);
@@ -36,11 +41,20 @@ export async function start(): Promise<void> {
     await migrate(services.databaseUrl);
     if (process.env.NODE_ENV !== 'production') await seed(services.databaseUrl, services.redisUrl);
     await buildWebIfStale();
+    if (!process.env.TURN_URLS) {
+      turn = await startLocalTurn({
+        dataDir: join(dataRoot, 'coturn'),
+        // Where browsers reach this machine: a phone on the LAN needs PUBLIC_URL's host.
+        host: process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL).hostname : '127.0.0.1',
+        freePort,
+      });
+    }
     const env = {
       DATABASE_URL: services.databaseUrl,
       REDIS_URL: services.redisUrl,
       PORT: String(port),
       WEB_DIST_DIR: webDist,
+      ...(turn ? { TURN_URLS: turn.urls.join(','), TURN_SECRET: turn.secret } : {}),
       NODE_ENV: process.env.NODE_ENV ?? 'development',
       // The demo follows its links through the dev outbox; never with real providers or users.
       DEV_OUTBOX:
@@ -66,6 +80,7 @@ export async function start(): Promise<void> {
     Health        ${url}/api/v1/health
     Metrics       ${url}/metrics
     Exports       ${exportStorageLine(services.s3)}
+    TURN          ${turn ? `${turn.urls[0]} (local coturn, pid ${turn.pid})` : (process.env.TURN_URLS ?? 'none: live video without a relay')}
 
   Demo accounts (password ${DEMO_PASSWORD}):
 ${demoUsers.map((user) => `    ${user.email.padEnd(34)} ${user.role === 'admin' ? 'admin of' : 'dispatcher on'} ${user.team}`).join('\n')}
