@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess, type ApiProcess } from '../support/api-process';
 import { testRedisPrefix } from '../support/api';
 import { freshDatabase, type TestDatabase } from '../support/database';
+import { holdSessionRows } from '../support/session-locks';
 import { LiveSessions } from './live-sessions';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer';
 import { report } from './processes';
@@ -105,7 +105,7 @@ describe('two API instances behind HAProxy', () => {
     // Postgres slow for the last second before the kill (the sessions' rows locked, which every
     // batch touching them waits for), so that the killed instance surely has acked rows it has
     // not written: the ones its write journal must bring back.
-    const slow = await holdSessionRows(live.sessionIds());
+    const slow = await holdSessionRows(database.db, live.sessionIds());
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await apis[0].kill();
     const killedAt = Date.now();
@@ -171,28 +171,6 @@ describe('two API instances behind HAProxy', () => {
     expect(figures.notStoredSinceRestartBegan).toBe(0);
   }, 180_000);
 });
-
-/** Locks the sessions' rows until `release()`: each batch writing their fixes waits meanwhile. */
-async function holdSessionRows(ids: string[]): Promise<{ release(): Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const transaction = database.db.transaction().execute(async (trx) => {
-    await sql`select id from tracking_sessions where id = any(${ids}::uuid[]) for update`.execute(
-      trx,
-    );
-    locked();
-    await released;
-  });
-  await isLocked;
-  return {
-    release: async () => {
-      release();
-      await transaction;
-    },
-  };
-}
 
 /** `locus_journal_rows_recovered_total` of an instance: rows it wrote for a dead one. */
 async function journalRowsRecovered(api: ApiProcess): Promise<number> {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/database';
+import { holdSessionRows } from '../support/session-locks';
 
 /**
  * Shutdown drains the batch writer (app.ts, `onClose`). A batch already being written when the
@@ -39,26 +40,6 @@ const fix = (sessionId: string, callerId: string, seq: number) => ({
   capturedAt: new Date(Date.now() - 60_000 + seq),
   receivedAt: new Date(),
 });
-
-/** Locks the session's row until `release()`: a batch touching the session waits for it. */
-async function lockSession(sessionId: string): Promise<{ release(): Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const transaction = database.db.transaction().execute(async (trx) => {
-    await sql`select id from tracking_sessions where id = ${sessionId} for update`.execute(trx);
-    locked();
-    await released;
-  });
-  await isLocked;
-  return {
-    release: async () => {
-      release();
-      await transaction;
-    },
-  };
-}
 
 /** Resolves once a connection named `applicationName` waits for a lock in this database. */
 async function waitingForLock(applicationName: string): Promise<void> {
@@ -102,7 +83,7 @@ describe('draining the writer on shutdown', () => {
       { databaseUrl: database.url, maxRows: 500, maxDelayMs: 10 },
       log,
     );
-    const lock = await lockSession(session.sessionId);
+    const lock = await holdSessionRows(database.db, [session.sessionId]);
     try {
       for (let seq = 1; seq <= 3; seq += 1) writer.addFix(fix(session.sessionId, callerId, seq));
       // Every row is with the thread, in one batch that waits for the lock: its queue is empty.
@@ -128,7 +109,7 @@ describe('draining the writer on shutdown', () => {
       connectionString: database.url,
       applicationName: 'locus-drain-test',
     });
-    const lock = await lockSession(session.sessionId);
+    const lock = await holdSessionRows(database.db, [session.sessionId]);
     try {
       const { log, errors } = errorLog();
       const writer = new BatchWriter(db, log, { maxRows: 2, maxDelayMs: 60_000 });
