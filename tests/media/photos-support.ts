@@ -158,7 +158,7 @@ export async function upload(
   const response = await fetch(`${api.url}${path}`, {
     method: options.method ?? 'POST',
     headers,
-    body: bytes,
+    body: new Uint8Array(bytes),
   });
   const text = await response.text();
   return {

@@ -24,12 +24,14 @@ export const EVIDENCE_FORMAT = 'locus-evidence/1';
 export type JsonValue =
   null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-export type EvidenceRecordKind = 'fix' | 'event' | 'chat' | 'consent';
+/** `media`: a photo or recording of the session (issue 19), by its file's SHA-256. */
+export type EvidenceRecordKind = 'fix' | 'event' | 'chat' | 'consent' | 'media';
 export const EVIDENCE_RECORD_KINDS: readonly EvidenceRecordKind[] = [
   'fix',
   'event',
   'chat',
   'consent',
+  'media',
 ];
 
 export interface EvidenceRecordInput {

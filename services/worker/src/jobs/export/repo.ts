@@ -198,3 +198,59 @@ export async function registerSigningKey(
     .onConflict((oc) => oc.column('key_id').doNothing())
     .execute();
 }
+
+/** The session's photos, stills and snapshots (issue 19), in the order they were stored. */
+export async function exportMedia(db: Database, sessionId: string) {
+  return db
+    .selectFrom('session_media')
+    .select([
+      'id',
+      'caller_id',
+      'kind',
+      'content_type',
+      'bytes',
+      'width',
+      'height',
+      'taken_at',
+      'uploaded_at',
+      'latitude',
+      'longitude',
+      'uncertainty_radius_m',
+      'sha256',
+      'storage_key',
+      'seq',
+    ])
+    .where('session_id', '=', sessionId)
+    .orderBy('uploaded_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The session's recordings, each with its chunks in order. */
+export async function exportRecordings(db: Database, sessionId: string) {
+  const recordings = await db
+    .selectFrom('session_recordings')
+    .select(['id', 'caller_id', 'content_type', 'started_at', 'ended_at', 'sha256'])
+    .where('session_id', '=', sessionId)
+    .orderBy('started_at')
+    .orderBy('id')
+    .execute();
+  const chunks =
+    recordings.length === 0
+      ? []
+      : await db
+          .selectFrom('session_recording_chunks')
+          .select(['recording_id', 'index', 'storage_key'])
+          .where(
+            'recording_id',
+            'in',
+            recordings.map((recording) => recording.id),
+          )
+          .orderBy('recording_id')
+          .orderBy('index')
+          .execute();
+  return recordings.map((recording) => ({
+    ...recording,
+    chunks: chunks.filter((chunk) => chunk.recording_id === recording.id),
+  }));
+}

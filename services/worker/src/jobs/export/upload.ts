@@ -10,11 +10,14 @@ import {
   type EvidenceRecordInput,
   type JsonValue,
 } from '@locus/client/evidence';
+import { createHash } from 'node:crypto';
 import type { JobContext } from '../../processor';
 import { readChatTranscript, readConsentReceipts } from '@locus/db';
 import {
   evidenceSession,
   exportFixes,
+  exportMedia,
+  exportRecordings,
   findPendingExport,
   highestStoredSeq,
   markAttemptFailed,
@@ -98,7 +101,8 @@ async function writeExport(
       'application/json',
     );
   }
-  const evidence = await evidenceFile(context, sessionId, fixes);
+  const media = await exportSessionMedia(context, sessionId, folder);
+  const evidence = await evidenceFile(context, sessionId, fixes, media);
   const evidenceKey = `${folder}/${evidenceFileName(baseName, sessionId)}`;
   await storage.put(evidenceKey, JSON.stringify(evidence, null, 1), 'application/json');
   await markExported(db, sessionId, {
@@ -153,7 +157,12 @@ async function waitForEverySeq(
  * A fix's record is its SPEC export row with the stored values; a chat message's is the stored message (its
  * `chat-message` event carries the same seq and is replaced by it).
  */
-async function evidenceFile(context: JobContext, sessionId: string, fixes: FixRow[]) {
+async function evidenceFile(
+  context: JobContext,
+  sessionId: string,
+  fixes: FixRow[],
+  media: EvidenceRecordInput[],
+) {
   const { db } = context;
   const [session, events, chat, consents] = await Promise.all([
     evidenceSession(db, sessionId),
@@ -232,7 +241,7 @@ async function evidenceFile(context: JobContext, sessionId: string, fixes: FixRo
       externalReference: session.external_reference,
     },
     exportedAt: new Date(),
-    records: [...sequenced, ...receipts],
+    records: [...sequenced, ...receipts, ...media],
     privateKey: context.evidenceKey,
   });
 }
@@ -268,4 +277,97 @@ async function exportChatTranscript(
   });
   const fileName = chatTranscriptFileName(first.phone_number, first.sent_at);
   await storage.put(`${teamId}/${sessionId}/${fileName}`, text, 'text/plain; charset=utf-8');
+}
+
+/** What an exported picture's or recording's file is called beside the rows. */
+function mediaFileName(kind: string, index: number, id: string, contentType: string): string {
+  const extension = contentType.split(/[/;]/)[1] ?? 'bin';
+  return `media/${String(index + 1).padStart(3, '0')}-${kind}-${id}.${extension}`;
+}
+
+/**
+ * Issue 19: the session's photos, stills, snapshots and recordings are copied from the media
+ * storage into the export's folder (`<team>/<session>/media/…`), and each becomes a `media`
+ * record of the evidence chain with the SHA-256 of its bytes, checked here against the one
+ * recorded at upload: a file changed in storage fails the export rather than being signed. A
+ * recording still open when the session ended (its dashboard had not finished it) is exported
+ * with the chunks stored so far, marked unfinished, with their hash.
+ */
+async function exportSessionMedia(
+  { db, storage, mediaStorage }: Pick<JobContext, 'db' | 'storage' | 'mediaStorage'>,
+  sessionId: string,
+  folder: string,
+): Promise<EvidenceRecordInput[]> {
+  const [pictures, recordings] = await Promise.all([
+    exportMedia(db, sessionId),
+    exportRecordings(db, sessionId),
+  ]);
+  const records: EvidenceRecordInput[] = [];
+  for (const [index, picture] of pictures.entries()) {
+    const bytes = await mediaStorage.get(picture.storage_key);
+    if (!bytes) throw new Error(`media ${picture.id} of the session is missing from storage`);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (sha256 !== picture.sha256)
+      throw new Error(`media ${picture.id}: the stored file no longer matches its SHA-256`);
+    const file = mediaFileName(picture.kind, index, picture.id, picture.content_type);
+    await storage.put(`${folder}/${file}`, bytes, picture.content_type);
+    records.push({
+      kind: 'media',
+      seq: null,
+      data: {
+        id: picture.id,
+        kind: picture.kind,
+        file,
+        contentType: picture.content_type,
+        bytes: bytes.length,
+        sha256,
+        width: picture.width,
+        height: picture.height,
+        takenAt: picture.taken_at.toISOString(),
+        uploadedAt: picture.uploaded_at.toISOString(),
+        position:
+          picture.latitude !== null && picture.longitude !== null
+            ? {
+                latitude: picture.latitude,
+                longitude: picture.longitude,
+                uncertaintyRadiusInMeters: picture.uncertainty_radius_m,
+              }
+            : null,
+        announcedSeq: picture.seq,
+      },
+    });
+  }
+  for (const [index, recording] of recordings.entries()) {
+    const parts: Buffer[] = [];
+    for (const chunk of recording.chunks) {
+      const bytes = await mediaStorage.get(chunk.storage_key);
+      if (!bytes) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
+      parts.push(bytes);
+    }
+    if (parts.length === 0) continue;
+    const bytes = Buffer.concat(parts);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const finished = recording.ended_at !== null;
+    if (finished && recording.sha256 !== sha256)
+      throw new Error(`recording ${recording.id}: the stored chunks no longer match its SHA-256`);
+    const file = mediaFileName('recording', index, recording.id, recording.content_type);
+    await storage.put(`${folder}/${file}`, bytes, recording.content_type);
+    records.push({
+      kind: 'media',
+      seq: null,
+      data: {
+        id: recording.id,
+        kind: 'recording',
+        file,
+        contentType: recording.content_type,
+        bytes: bytes.length,
+        sha256,
+        startedAt: recording.started_at.toISOString(),
+        endedAt: recording.ended_at?.toISOString() ?? null,
+        finished,
+        chunks: recording.chunks.length,
+      },
+    });
+  }
+  return records;
 }

@@ -18,6 +18,8 @@ export interface PurgedHistory {
   texts: number;
   chat: number;
   consentReceipts: number;
+  /** Photos, stills, snapshots and recordings (issue 19); their files go after the commit. */
+  media: number;
 }
 
 export interface PurgedBatch extends PurgedHistory {
@@ -72,6 +74,8 @@ export async function purgeHistoryBatch(
           or exists (select 1 from sms_messages h where h.session_id = s.id)
           or exists (select 1 from chat_messages h where h.session_id = s.id)
           or exists (select 1 from consent_receipts h where h.session_id = s.id)
+          or exists (select 1 from session_media h where h.session_id = s.id)
+          or exists (select 1 from session_recordings h where h.session_id = s.id)
         )
       order by s.id
       limit ${limit}
@@ -95,6 +99,27 @@ export async function purgeHistoryBatch(
     receipts as (
       delete from consent_receipts where session_id in (select id from batch) returning session_id
     ),
+    -- Photos and recordings (issue 19): the rows go now, their files' keys into media_deletions
+    -- in the same transaction, deleted from storage once it commits (deleteQueuedMediaFiles).
+    pictures as (
+      delete from session_media where session_id in (select id from batch)
+      returning session_id, storage_key
+    ),
+    chunks as (
+      delete from session_recording_chunks where recording_id in (
+        select r.id from session_recordings r where r.session_id in (select id from batch)
+      ) returning storage_key
+    ),
+    recordings as (
+      delete from session_recordings where session_id in (select id from batch)
+      returning session_id
+    ),
+    files as (
+      insert into media_deletions (storage_key)
+      select storage_key from pictures union all select storage_key from chunks
+      on conflict (storage_key) do nothing
+      returning storage_key
+    ),
     -- What the sessions page and the export read to know the history is gone (a data-modifying
     -- CTE runs whether or not the select reads it).
     marked as (
@@ -108,13 +133,15 @@ export async function purgeHistoryBatch(
         select session_id from fixes union all select session_id from events
         union all select session_id from lookups union all select session_id from texts
         union all select session_id from chat union all select session_id from receipts
+        union all select session_id from pictures union all select session_id from recordings
       ) deleted)::int as "sessions",
       (select count(*) from fixes)::int as "fixes",
       (select count(*) from events)::int as "events",
       (select count(*) from lookups)::int as "lookups",
       (select count(*) from texts)::int as "texts",
       (select count(*) from chat)::int as "chat",
-      (select count(*) from receipts)::int as "consentReceipts"
+      (select count(*) from receipts)::int as "consentReceipts",
+      ((select count(*) from pictures) + (select count(*) from recordings))::int as "media"
   `.execute(db);
   return rows[0]!;
 }
@@ -134,7 +161,9 @@ export async function countHeldSessions(db: Database, scope: RetentionScope): Pr
 }
 
 /** What a `retention.purged` audit row says: the counts deleted, the cut-off as ISO 8601. */
-export type RetentionAuditDetail = PurgedHistory & {
+export type RetentionAuditDetail = Omit<PurgedHistory, 'media'> & {
+  /** Absent when the purge deleted no photo or recording. */
+  media?: number;
   cutoff: string;
   retentionDays: number;
   heldSessionsKept: number;
@@ -224,4 +253,37 @@ export async function deleteDeadCredentials(db: Database): Promise<number> {
     .where('expires_at', '<', sql<Date>`now() - interval '30 days'`)
     .executeTakeFirst();
   return Number(sessions.numDeletedRows) + Number(codes.numDeletedRows);
+}
+
+/**
+ * Deletes the files the purge queued (`media_deletions`), then their queue rows: a file is
+ * deleted before its row, so a purge that dies midway leaves rows for the next run, never a
+ * file nobody will delete. Returns how many files were deleted.
+ */
+export async function deleteQueuedMediaFiles(
+  db: Database,
+  storage: { delete(key: string): Promise<void> },
+  batchSize = 500,
+): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const keys = await db
+      .selectFrom('media_deletions')
+      .select('storage_key')
+      .orderBy('queued_at')
+      .limit(batchSize)
+      .execute();
+    if (keys.length === 0) return deleted;
+    for (const { storage_key } of keys) await storage.delete(storage_key);
+    await db
+      .deleteFrom('media_deletions')
+      .where(
+        'storage_key',
+        'in',
+        keys.map((key) => key.storage_key),
+      )
+      .execute();
+    deleted += keys.length;
+    if (keys.length < batchSize) return deleted;
+  }
 }

@@ -4,6 +4,7 @@ import type { JobContext } from '../../processor';
 import {
   countHeldSessions,
   databaseNow,
+  deleteQueuedMediaFiles,
   deletePartnerCopies,
   purgeHistoryBatch,
   recordRetentionPurge,
@@ -39,6 +40,7 @@ const nothing = (): PurgedHistory => ({
   texts: 0,
   chat: 0,
   consentReceipts: 0,
+  media: 0,
 });
 
 /** Purges one team's (or the team-less sessions') history past its cut-off; audited per batch. */
@@ -65,6 +67,8 @@ export async function purgeTeamHistory(
           texts: purged.texts,
           lookups: purged.lookups,
           consentReceipts: purged.consentReceipts,
+          // Named only when there were some, so that rows of sessions without media read as before.
+          ...(purged.media > 0 ? { media: purged.media } : {}),
           heldSessionsKept,
         });
       }
@@ -86,7 +90,7 @@ export async function purgeTeamHistory(
  */
 export async function retentionPurge(
   payload: JobPayload<'retentionPurge'>,
-  { db, log }: JobContext,
+  { db, log, mediaStorage }: JobContext,
 ): Promise<{ teams: number; sessions: number; rows: number; partnerRows: number }> {
   // The database's clock, like the `ended_at` it is compared with.
   const now = await databaseNow(db);
@@ -116,9 +120,13 @@ export async function retentionPurge(
       purged.lookups +
       purged.texts +
       purged.chat +
-      purged.consentReceipts;
+      purged.consentReceipts +
+      purged.media;
     log.info({ teamId: policy.teamId, cutoff: policy.cutoff, ...purged }, 'team history purged');
   }
+  // Also what an earlier run queued and did not get to (it died, or storage was down).
+  const files = await deleteQueuedMediaFiles(db, mediaStorage);
+  if (files > 0) log.info({ files }, 'purged media files deleted');
   const partnerRows = await deletePartnerCopies(db, cutoffAfter(payload.olderThanDays));
   log.info({ teams, sessions, rows, partnerRows }, 'retention purge done');
   return { teams, sessions, rows, partnerRows };
