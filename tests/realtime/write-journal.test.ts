@@ -1,7 +1,7 @@
 import { openSession, type OpenedSession } from '@locus/api';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionKeys, Sequencer } from '../../services/api/src/modules/realtime/sequencer';
 import { WriteJournal, type NewRow } from '../../services/api/src/modules/realtime/write-journal';
 import { testRedisPrefix } from '../support/api';
@@ -61,8 +61,7 @@ function fixRow(capturedAt: number): NewRow {
 async function accept(journal: WriteJournal, row: NewRow): Promise<number> {
   const entry = await journal.entryFor(session.sessionId, row);
   const event = 'fix' in row ? 'new-location-available' : row.event.event;
-  journal.settled();
-  return sequencer.publish(
+  const seq = await sequencer.publish(
     session.sessionId,
     event as 'new-location-available',
     '{}',
@@ -70,6 +69,8 @@ async function accept(journal: WriteJournal, row: NewRow): Promise<number> {
     undefined,
     entry,
   );
+  journal.settled(session.sessionId, seq);
+  return seq;
 }
 
 const storedFixes = () =>
@@ -182,6 +183,33 @@ describe('the write journal', () => {
     await redis.del(`${prefix}write-journal:{api-slow}:alive`);
     await other.recoverOrphans();
     expect((await storedFixes()).map((row) => row.seq)).toContain(later);
+  });
+
+  it('lists a session only while it may hold rows: one written and idle for 10 minutes leaves the list', async () => {
+    const journal = journalOf('api-prune');
+    await journal.start();
+    const listed = () => redis.smembers(`${prefix}write-journal:{api-prune}:sessions`);
+    const row = fixRow(Date.now() - 5_000);
+    const seq = await accept(journal, row);
+    expect(await listed()).toEqual([session.sessionId]);
+    if (!('fix' in row)) throw new Error('a fix');
+    journal.written([{ ...row.fix, seq }], []);
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 9 * 60_000);
+      await journal.renew();
+      expect(await listed()).toEqual([session.sessionId]);
+      vi.setSystemTime(Date.now() + 2 * 60_000);
+      await journal.renew();
+      expect(await listed()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+    // Its next row lists it again, before the row is numbered.
+    await accept(journal, fixRow(Date.now() - 1_000));
+    expect(await listed()).toEqual([session.sessionId]);
+    await journal.stop(1);
   });
 
   it('numbers no row once shutdown has begun', async () => {

@@ -23,10 +23,11 @@ export async function sequence(
   row?: NewRow,
 ): Promise<number> {
   const entry = row ? await context.journal.entryFor(sessionId, row) : undefined;
+  let seq = 0;
   try {
     const publish = () =>
       context.sequencer.publish(sessionId, event, bodyJson, dedupe, textMarks, entry);
-    let seq = await publish();
+    seq = await publish();
     if (seq === -1) {
       await context.writer.flush();
       await context.sequencer.seed(sessionId, await lastPersistedSeq(context.db, sessionId));
@@ -38,7 +39,7 @@ export async function sequence(
     }
     return seq;
   } finally {
-    if (row) context.journal.settled();
+    if (row) context.journal.settled(sessionId, seq);
   }
 }
 

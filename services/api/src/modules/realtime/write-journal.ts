@@ -15,6 +15,8 @@ const ALIVE_MS = 15_000;
 const TICK_MS = 5_000;
 /** How long one instance may take to recover a dead instance's journal before another may. */
 const CLAIM_MS = 60_000;
+/** A session with nothing unwritten for this long leaves the instance's list (listed again on its next row). */
+const FORGET_SESSION_AFTER_MS = 10 * 60_000;
 /** How long shutdown waits for rows being numbered to reach the writer. */
 const SETTLE_MS = 2_000;
 /** Sessions read per round trip, and rows per transaction, while recovering. */
@@ -58,6 +60,8 @@ export class WriteJournal {
   private closing = false;
   /** Rows given an entry and not yet handed to the writer (`settled`). */
   private numbering = 0;
+  /** Per listed session: rows with the writer not yet written, and when one last came. */
+  private readonly unwritten = new Map<string, { rows: number; lastAt: number }>();
   private readonly keys;
 
   constructor(
@@ -123,9 +127,15 @@ export class WriteJournal {
     return `${this.instanceId}\n${rows}`;
   }
 
-  /** The row of an `entryFor` is with the writer now (or was a duplicate, or failed). */
-  settled(): void {
+  /** The row of an `entryFor` is with the writer now as `seq` (0 or less: it was not numbered). */
+  settled(sessionId: string, seq: number): void {
     this.numbering -= 1;
+    if (seq <= 0) return;
+    const session = this.unwritten.get(sessionId);
+    if (session) {
+      session.rows += 1;
+      session.lastAt = Date.now();
+    } else this.unwritten.set(sessionId, { rows: 1, lastAt: Date.now() });
   }
 
   /**
@@ -145,6 +155,8 @@ export class WriteJournal {
     if (fixes.length + events.length === 0) return;
     const seqs = new Map<string, number[]>();
     for (const row of [...fixes, ...events]) {
+      const session = this.unwritten.get(row.sessionId);
+      if (session) session.rows -= 1;
       const list = seqs.get(row.sessionId);
       if (list) list.push(row.seq);
       else seqs.set(row.sessionId, [row.seq]);
@@ -231,6 +243,7 @@ export class WriteJournal {
    * will be, so that rows journalled since stay findable.
    */
   async renew(): Promise<void> {
+    await this.forgetIdleSessions();
     const id = this.instanceId;
     await this.redis.set(this.keys.alive(id), String(Date.now()), 'PX', ALIVE_MS);
     const added = await this.redis.sadd(this.keys.owners, id);
@@ -246,6 +259,28 @@ export class WriteJournal {
         'this instance’s write journal had been taken for dead; listed its sessions again',
       );
     }
+  }
+
+  /**
+   * Keeps the instance's list to the sessions it may still hold rows of: one with nothing
+   * unwritten for `FORGET_SESSION_AFTER_MS` leaves it (and is listed again before its next row),
+   * so the list, and a survivor's recovery, do not grow with every session the instance ever saw.
+   */
+  private async forgetIdleSessions(): Promise<void> {
+    const idle: string[] = [];
+    const now = Date.now();
+    for (const [sessionId, session] of this.unwritten)
+      if (session.rows <= 0 && now - session.lastAt > FORGET_SESSION_AFTER_MS) idle.push(sessionId);
+    for (const sessionId of idle) {
+      this.unwritten.delete(sessionId);
+      this.enlisted.delete(sessionId);
+    }
+    // Sent before any later listing of the same session on this connection, so never undoes it.
+    for (let at = 0; at < idle.length; at += SESSIONS_PER_READ)
+      await this.redis.srem(
+        this.keys.sessions(this.instanceId),
+        ...idle.slice(at, at + SESSIONS_PER_READ),
+      );
   }
 
   /** Writes every row a dead instance journalled, then drops its journal. */
