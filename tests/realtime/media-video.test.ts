@@ -1,5 +1,5 @@
 import { openSession, type OpenedSession } from '@locus/api';
-import { closeCodes, mediaLimits, realtimeLimits } from '@locus/contract';
+import { callerTexts, closeCodes, mediaLimits, realtimeLimits } from '@locus/contract';
 import { sql } from 'kysely';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +159,24 @@ describe('asking the caller for video or a photo', () => {
     });
     expect(answered.data.seq).toBeGreaterThan(requested.data.seq!);
 
+    // The Allow is kept as a consent receipt: what the request showed, in the caller's language.
+    const receipt = async () =>
+      database.db
+        .selectFrom('consent_receipts')
+        .select(['language', 'shown_text', 'tapped_at', 'user_agent'])
+        .where('caller_id', '=', callerId)
+        .executeTakeFirst();
+    let kept = await receipt();
+    while (!kept) kept = await receipt();
+    expect(kept.language).toBe('en');
+    expect(kept.tapped_at).toBeNull();
+    expect(kept.shown_text).toMatchObject({
+      screen: 'media-video',
+      title: callerTexts.en.page.mediaVideoRequestTitle,
+      lines: [callerTexts.en.page.mediaVideoRequestBody, callerTexts.en.page.mediaVideoAudioNote],
+      button: callerTexts.en.page.mediaAllowButton,
+    });
+
     // Answered: it is no longer open, so a second answer is refused and nothing is published.
     caller.send('media-answer', { requestId: request.data.requestId, answer: 'declined' });
     await errorOf(caller, 'not-found');
@@ -179,6 +197,13 @@ describe('asking the caller for video or a photo', () => {
     caller.send('media-answer', { requestId: request.data.requestId, answer: 'declined' });
     const answered = await dispatcher.event('media-answered');
     expect(answered.data).toMatchObject({ kind: 'photo', answer: 'declined', audio: false });
+    // A decline is no consent: no receipt.
+    const receipts = await database.db
+      .selectFrom('consent_receipts')
+      .select('id')
+      .where('caller_id', '=', callerId)
+      .execute();
+    expect(receipts).toEqual([]);
 
     // A reconnecting caller gets no request: the declined one is closed.
     await caller.close();

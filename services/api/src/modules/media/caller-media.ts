@@ -3,6 +3,7 @@ import { zodIssues } from '../../http/errors';
 import type { RealtimeContext } from '../realtime/context';
 import { frame } from '../realtime/frames';
 import { publishSessionEvent } from '../realtime/session-publisher';
+import { recordMediaConsent } from './consent-receipt';
 import type { CallerPeer, MediaRelay } from './relay';
 import { SignalBucket } from './signal-bucket';
 
@@ -27,11 +28,15 @@ export class CallerMedia {
   /** Signals are relayed one after another: an offer must reach its viewer before its candidates. */
   private signals: Promise<void> = Promise.resolve();
   private readonly peer: CallerPeer;
+  /** Consent receipts being stored, beside the socket's frames (see `answer`). */
+  private readonly receipts = new Set<Promise<void>>();
 
   constructor(
     private readonly context: Context,
     private readonly grant: { sessionId: string; callerId: string },
     private readonly output: CallerMediaOutput,
+    /** The browser, as the socket's upgrade request said: kept on consent receipts. */
+    private readonly userAgent: string | null = null,
   ) {
     this.peer = { ...grant, send: (frameText) => output.send(frameText) };
     context.media.addCaller(this.peer);
@@ -41,9 +46,10 @@ export class CallerMedia {
     this.context.media.removeCaller(this.peer);
   }
 
-  /** Resolves once every signal received so far has been relayed or refused. */
-  settled(): Promise<void> {
-    return this.signals;
+  /** Resolves once every signal received so far is relayed or refused, and receipts stored. */
+  async settled(): Promise<void> {
+    await this.signals;
+    await Promise.all(this.receipts);
   }
 
   /** `media-answer`: the open request's answer, published as `media-answered`. */
@@ -53,6 +59,7 @@ export class CallerMedia {
       return this.output.reject('invalid-frame', 'Invalid media-answer.', zodIssues(body.error));
     const { sessionId, callerId } = this.grant;
     const { requestId, answer } = body.data;
+    const receivedAt = Date.now();
     const request = await this.context.media.takeRequest(sessionId, callerId, requestId);
     if (!request)
       return this.output.reject(
@@ -74,6 +81,24 @@ export class CallerMedia {
       await this.context.media.restoreRequest(sessionId, callerId, request).catch(() => undefined);
       throw error;
     }
+    if (answer !== 'allowed') return;
+    // Beside the frames, not before the next one: a slow Postgres must not hold the caller's
+    // fixes (issue 16). The `media-answered` event is in the log whatever becomes of it.
+    const receipt = recordMediaConsent(
+      this.context.db,
+      this.grant,
+      // As it was shown: with the sound note when the dispatcher asked for sound.
+      request,
+      this.userAgent,
+      receivedAt,
+    ).catch((error: unknown) =>
+      this.context.log.error(
+        { err: error, ...this.grant },
+        'a media consent receipt was not stored',
+      ),
+    );
+    this.receipts.add(receipt);
+    void receipt.finally(() => this.receipts.delete(receipt));
   }
 
   /** `video-state`: the caller's video started, fell back to stills, or the caller stopped it. */

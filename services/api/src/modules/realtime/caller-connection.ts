@@ -105,13 +105,18 @@ export class CallerConnection {
       );
     }
     if (context.media) {
-      this.media = new CallerMedia({ ...context, media: context.media }, grant, {
-        send: (data) => {
-          if (!this.closed) this.ws.send(data, { binary: false });
+      this.media = new CallerMedia(
+        { ...context, media: context.media },
+        grant,
+        {
+          send: (data) => {
+            if (!this.closed) this.ws.send(data, { binary: false });
+          },
+          reject: (error, message, issues) => this.reject(error, message, issues),
+          flood: () => this.halt('rate-limited', 'Too many video signals.'),
         },
-        reject: (error, message, issues) => this.reject(error, message, issues),
-        flood: () => this.halt('rate-limited', 'Too many video signals.'),
-      });
+        userAgent,
+      );
     }
     ws.on('message', (data, isBinary) => this.enqueue(() => this.onMessage(data, isBinary)));
     ws.on('close', () => this.onClose());
