@@ -101,15 +101,35 @@ function box(type: string, data: Buffer): Buffer {
   return Buffer.concat([header, data]);
 }
 
-/** The start of an iPhone HEIC: `ftyp` with the heic brand, and an `ispe` of 4032×3024. */
+/**
+ * An iPhone-like HEIC: `ftyp` with the heic brand; `meta` with an `Exif` item (`iinf`) located
+ * in `mdat` by `iloc`, and an `ispe` of 4032×3024; the EXIF bytes hold the GPS text.
+ */
 export function heic(): Buffer {
   const ispe = Buffer.alloc(12);
   ispe.writeUInt32BE(4032, 4);
   ispe.writeUInt32BE(3024, 8);
+  const infe = box('infe', Buffer.from('\x02\0\0\0\0\x01\0\0Exif\0', 'binary'));
+  const iinf = box('iinf', Buffer.concat([Buffer.from([0, 0, 0, 0, 0, 1]), infe]));
+  const exif = Buffer.from(`\0\0\0\x06Exif\0\0MM\0*${exifSecret}`, 'binary');
+  const location = (offset: number) => {
+    const data = Buffer.alloc(4 + 2 + 2 + 2 + 2 + 2 + 8);
+    data.writeUInt8(0x44, 4); // offset and length: 4 bytes each; no base offset
+    data.writeUInt16BE(1, 6); // one item
+    data.writeUInt16BE(1, 8); // item 1
+    data.writeUInt16BE(1, 12); // one extent
+    data.writeUInt32BE(offset, 14);
+    data.writeUInt32BE(exif.length, 18);
+    return box('iloc', data);
+  };
+  const ftyp = box('ftyp', Buffer.from('heic\0\0\0\0mif1heic', 'binary'));
+  const meta = (offset: number) =>
+    box('meta', Buffer.concat([Buffer.alloc(4), iinf, location(offset), box('ispe', ispe)]));
+  const mdatStart = ftyp.length + meta(0).length + 8;
   return Buffer.concat([
-    box('ftyp', Buffer.from('heic\0\0\0\0mif1heic', 'binary')),
-    box('meta', Buffer.concat([Buffer.alloc(4), box('ispe', ispe)])),
-    box('mdat', Buffer.alloc(64, 7)),
+    ftyp,
+    meta(mdatStart),
+    box('mdat', Buffer.concat([exif, Buffer.alloc(64, 7)])),
   ]);
 }
 

@@ -176,6 +176,13 @@ describe("the caller's photo upload", () => {
     // The VP8X flags no longer announce EXIF, and the RIFF size is the file's.
     expect(webp[20]! & 0b1000).toBe(0);
     expect(webp.readUInt32LE(4)).toBe(webp.length - 8);
+    // HEIC: the EXIF item's bytes are zeroed in place; every box and offset is where it was.
+    const original = heic();
+    const stored = readFileSync(join(mediaDir, rows[2]!.storage_key));
+    expect(original.toString('latin1')).toContain(exifSecret);
+    expect(stored.toString('latin1')).not.toContain('SECRET');
+    expect(stored.length).toBe(original.length);
+    expect(stored.subarray(0, 100)).toEqual(original.subarray(0, 100));
   });
 
   it('refuses a PDF named .jpg, and a file over 15 MB, storing nothing', async () => {

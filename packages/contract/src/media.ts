@@ -361,8 +361,8 @@ export const mediaContract = c.router(
         `header; at most ${mediaLimits.maxUploadBytes} bytes (413), ` +
         `${mediaLimits.maxPhotosPerCaller} photos per caller and session (409 \`conflict\`); ` +
         'another type is 415 `validation-failed`. Nothing is stored when an upload is refused. ' +
-        'JPEG metadata (EXIF, XMP, comments) and PNG/WebP text and EXIF chunks are removed before ' +
-        'the photo is stored. A position (`latitude`, `longitude`, `accuracy`: the photo’s EXIF ' +
+        'JPEG metadata (EXIF, XMP, comments), PNG/WebP text and EXIF chunks and HEIC/HEIF EXIF are ' +
+        'removed before the photo is stored. A position (`latitude`, `longitude`, `accuracy`: the photo’s EXIF ' +
         'GPS, read on the phone) is kept on the photo and becomes a fix of the session. The ' +
         'dashboards are told with the sequenced `photo-added` event. A link that no longer works ' +
         'is 403 `invalid-token`.',

@@ -261,6 +261,30 @@ function SettingsForm({ team }: { team: ManagedTeam }) {
   );
 }
 
+/**
+ * Issue 19: whether dashboards record the caller's live video as evidence. Saved as it is
+ * switched, by a team admin or a platform admin (the team's own records policy, like retention).
+ */
+function RecordMediaSwitch({ team }: { team: ManagedTeam }) {
+  const save = useSaveTeam(team, 'Video recording setting saved');
+  return (
+    <Stack gap={4}>
+      <Switch
+        label="Record video as evidence"
+        description="Live video from callers is recorded and kept with the session's photos, exported and deleted with its history."
+        checked={team.recordMedia}
+        disabled={save.isPending}
+        onChange={(event) => save.mutate({ recordMedia: event.currentTarget.checked })}
+      />
+      {save.isError && (
+        <Alert color="red" role="alert">
+          {failureMessage(save.error)}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
 /** The team's settings: editable by platform admins, shown as text to team admins. */
 export function TeamSettingsPanel({
   team,
@@ -285,6 +309,7 @@ export function TeamSettingsPanel({
         ) : (
           <ReadOnlySettings team={team} />
         )}
+        <RecordMediaSwitch team={team} />
       </Stack>
     </Card>
   );

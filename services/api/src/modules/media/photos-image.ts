@@ -68,10 +68,13 @@ export function cleanImage(bytes: Buffer, type: PhotoContentType): CleanImage {
       return stripWebp(bytes);
     case 'image/heic':
     case 'image/heif':
-      // Not rewritten: HEIF keeps EXIF as an item located by absolute offsets (`iloc`), so
-      // removing it means rewriting the box tree; the caller's page converts to JPEG when it
-      // resizes (browsers that decode HEIC), so an HEIC arrives only from a page that could not.
-      return { bytes, ...heifSize(bytes) };
+      try {
+        return { bytes: blankHeifExif(bytes), ...heifSize(bytes) };
+      } catch (error) {
+        // A size or offset that points past the end of the file.
+        if (error instanceof RangeError) throw new ImageError('The HEIF image is damaged.');
+        throw error;
+      }
   }
 }
 
@@ -201,6 +204,104 @@ function heifSize(bytes: Buffer): { width: number | null; height: number | null 
       best = { width, height };
   }
   return best ?? { width: null, height: null };
+}
+
+interface Box {
+  type: string;
+  /** Where its content starts (after the header) and where the box ends. */
+  start: number;
+  end: number;
+}
+
+/** The boxes between `from` and `to` (ISO BMFF: 32-bit size, or 64-bit, or 0 for "to the end"). */
+function boxes(bytes: Buffer, from: number, to: number): Box[] {
+  const found: Box[] = [];
+  let at = from;
+  while (at + 8 <= to) {
+    let size = readUint32(bytes, at);
+    let header = 8;
+    if (size === 1) {
+      if (at + 16 > to) break;
+      size = Number(bytes.readBigUInt64BE(at + 8));
+      header = 16;
+    } else if (size === 0) size = to - at;
+    if (size < header || at + size > to) break;
+    found.push({ type: ascii(bytes, at + 4, 4), start: at + header, end: at + size });
+    at += size;
+  }
+  return found;
+}
+
+function readSized(bytes: Buffer, at: number, size: number): number {
+  if (size === 0) return 0;
+  if (size === 4) return readUint32(bytes, at);
+  if (size === 8) return Number(bytes.readBigUInt64BE(at));
+  if (size === 2) return readUint16(bytes, at);
+  throw new ImageError('The HEIF image is damaged (an item location has an odd size).');
+}
+
+/**
+ * HEIF keeps EXIF (with the GPS position) as an item of type `Exif` whose bytes the `iloc` box
+ * locates by file offset. Rewriting the box tree to remove it would move every offset, so the
+ * item's bytes are overwritten with zeros instead: the structure stays valid, the metadata is
+ * gone. XMP (a `mime` item) is left, as are images whose `iloc` the parser does not follow
+ * (items in an `idat` box, or in another file): both are rare from a phone's camera.
+ */
+function blankHeifExif(original: Buffer): Buffer {
+  const bytes = Buffer.from(original);
+  const meta = boxes(bytes, 0, bytes.length).find((box) => box.type === 'meta');
+  if (!meta) return bytes;
+  // `meta` is a full box: version and flags before its children.
+  const children = boxes(bytes, meta.start + 4, meta.end);
+  const iinf = children.find((box) => box.type === 'iinf');
+  const iloc = children.find((box) => box.type === 'iloc');
+  if (!iinf || !iloc) return bytes;
+  const exifItems = new Set<number>();
+  const iinfVersion = bytes[iinf.start]!;
+  const entriesAt = iinf.start + 4 + (iinfVersion === 0 ? 2 : 4);
+  for (const infe of boxes(bytes, entriesAt, iinf.end)) {
+    if (infe.type !== 'infe') continue;
+    const version = bytes[infe.start]!;
+    if (version < 2) continue;
+    const idSize = version === 2 ? 2 : 4;
+    const id = readSized(bytes, infe.start + 4, idSize);
+    if (ascii(bytes, infe.start + 4 + idSize + 2, 4) === 'Exif') exifItems.add(id);
+  }
+  if (exifItems.size === 0) return bytes;
+  const version = bytes[iloc.start]!;
+  let at = iloc.start + 4;
+  const offsetSize = bytes[at]! >> 4;
+  const lengthSize = bytes[at]! & 0x0f;
+  const baseOffsetSize = bytes[at + 1]! >> 4;
+  const indexSize = version === 1 || version === 2 ? bytes[at + 1]! & 0x0f : 0;
+  at += 2;
+  const itemCount = version < 2 ? readUint16(bytes, at) : readUint32(bytes, at);
+  at += version < 2 ? 2 : 4;
+  for (let item = 0; item < itemCount && at < iloc.end; item += 1) {
+    const id = version < 2 ? readUint16(bytes, at) : readUint32(bytes, at);
+    at += version < 2 ? 2 : 4;
+    let construction = 0;
+    if (version === 1 || version === 2) {
+      construction = readUint16(bytes, at) & 0x0f;
+      at += 2;
+    }
+    at += 2; // data_reference_index
+    const baseOffset = readSized(bytes, at, baseOffsetSize);
+    at += baseOffsetSize;
+    const extentCount = readUint16(bytes, at);
+    at += 2;
+    for (let extent = 0; extent < extentCount; extent += 1) {
+      at += indexSize;
+      const offset = readSized(bytes, at, offsetSize);
+      at += offsetSize;
+      const length = readSized(bytes, at, lengthSize);
+      at += lengthSize;
+      const start = baseOffset + offset;
+      if (exifItems.has(id) && construction === 0 && length > 0 && start + length <= bytes.length)
+        bytes.fill(0, start, start + length);
+    }
+  }
+  return bytes;
 }
 
 /** An image whose type was recognised but whose structure is broken: refused, not stored. */
