@@ -44,7 +44,10 @@ export function mediaHelpers(environment: () => AuthEnvironment, browser: () => 
   const { waitForSms, callerLinkIn } = trackingHelpers(environment);
   const base = () => environment().api.url;
 
-  async function trackedCaller(number: string): Promise<{
+  async function trackedCaller(
+    number: string,
+    options: { initScript?: () => void } = {},
+  ): Promise<{
     dispatcher: Page;
     caller: Page;
     close(): Promise<void>;
@@ -67,6 +70,7 @@ export function mediaHelpers(environment: () => AuthEnvironment, browser: () => 
       geolocation: { latitude: 38.8977, longitude: -77.0365, accuracy: 15 },
     });
     phone.setDefaultTimeout(10_000);
+    if (options.initScript) await phone.addInitScript(options.initScript);
     const caller = await phone.newPage();
     await caller.goto(link);
     await caller.getByRole('button', { name: en.shareButton }).click();
@@ -102,9 +106,13 @@ export function mediaHelpers(environment: () => AuthEnvironment, browser: () => 
 export const mediaPanel = (page: Page) => page.getByRole('region', { name: 'Video and photos' });
 export const logPanel = (page: Page) => page.getByRole('region', { name: 'Log' });
 
-/** The dashboard's `<video>`: its size and play position, read in the page. */
-export function videoProgress(page: Page): Promise<{ width: number; time: number }> {
-  return page
-    .locator('video[data-caller-video]')
-    .evaluate((video: HTMLVideoElement) => ({ width: video.videoWidth, time: video.currentTime }));
+/** The dashboard's `<video>`: its size, play position and frames decoded, read in the page. */
+export function videoProgress(
+  page: Page,
+): Promise<{ width: number; time: number; frames: number }> {
+  return page.locator('video[data-caller-video]').evaluate((video: HTMLVideoElement) => ({
+    width: video.videoWidth,
+    time: video.currentTime,
+    frames: video.getVideoPlaybackQuality().totalVideoFrames,
+  }));
 }

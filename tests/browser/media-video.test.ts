@@ -65,9 +65,19 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
     await expect
       .poll(async () => (await videoProgress(dispatcher)).time, { timeout: 10_000 })
       .toBeGreaterThan(first.time + 0.5);
+    // New frames, not a frozen picture.
+    expect((await videoProgress(dispatcher)).frames).toBeGreaterThan(first.frames);
     await expect
       .poll(() => panel.locator('[data-video-stats]').innerText(), { timeout: 10_000 })
       .toMatch(/^\d+ kbps · \d+ fps · \d+×\d+$/);
+    // Switch camera: the new track replaces the old on the connection; the video goes on.
+    await caller.getByRole('button', { name: en.cameraSwitchButton }).click();
+    const switched = await videoProgress(dispatcher);
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).frames, { timeout: 10_000 })
+      .toBeGreaterThan(switched.frames + 10);
+    await caller.locator('[data-camera-on]').waitFor();
+
     // Demo County records video (team setting): the dashboard records what it receives.
     await panel.getByText(/^Recording \(team setting\)/).waitFor();
     await expectAccessible(dispatcher, 'dashboard: live video');
@@ -129,6 +139,41 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
     await logPanel(dispatcher).getByText('Video stopped by the dispatcher').waitFor();
     await caller.locator('[data-camera-on]').waitFor({ state: 'detached' });
     await caller.getByText(en.cameraStopped).first().waitFor();
+    await close();
+  });
+
+  it('a video that cannot be sustained falls back to stills, shown on the dashboard', async () => {
+    const { dispatcher, caller, close } = await trackedCaller('+12025550195', {
+      // A network that carries one frame a second: every encoding the page sets is capped at
+      // 1 fps in the browser itself (the page's own adaptation then decides, as on a phone).
+      initScript: () => {
+        const setParameters = RTCRtpSender.prototype.setParameters;
+        RTCRtpSender.prototype.setParameters = function (parameters, ...rest) {
+          for (const encoding of parameters.encodings) encoding.maxFramerate = 1;
+          return setParameters.call(this, parameters, ...rest);
+        };
+      },
+    });
+    const panel = mediaPanel(dispatcher);
+    await panel.getByRole('button', { name: 'Request video' }).click();
+    await caller.getByRole('button', { name: en.mediaAllowButton }).click();
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+
+    // Under 3 fps for 8 s: the page says so to the caller and sends a still every 3 s.
+    await caller.getByText(en.cameraStills).first().waitFor({ timeout: 30_000 });
+    await caller.locator('[data-camera-on]').waitFor();
+    await logPanel(dispatcher)
+      .getByText("Caller's video is too slow: showing still pictures instead")
+      .waitFor();
+    const still = panel.getByRole('img', { name: /^Still from the caller's camera/ });
+    await still.waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => still.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBeGreaterThan(0);
+    await expectAccessible(dispatcher, 'dashboard: stills');
+    await expectAccessible(caller, 'caller: stills');
     await close();
   });
 

@@ -2,8 +2,8 @@ import { readExif, type PhotoExif } from './exif';
 import { callerMediaLimits } from './media-limits';
 
 /**
- * Where the caller's page uploads a picture (`mediaContract.callerUpload`): raw bytes, its link
- * token and what the page read from the photo in the query string.
+ * Where the caller's page uploads a picture (`mediaContract.callerUpload`, copied: the page loads
+ * no zod): raw bytes, its link token and what the page read from the photo in the query string.
  */
 export const callerMediaUploadPath = '/api/v1/caller/media';
 

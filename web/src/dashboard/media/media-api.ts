@@ -1,71 +1,43 @@
-import { SessionMedia, SessionRecording } from '@locus/contract';
+import { contract, ErrorBody, type SessionMedia, type SessionRecording } from '@locus/contract';
+import { api, ApiError, expect } from '../../app/api';
 import { sessionStore } from '../../app/session';
 
 /**
- * Issue 19's REST routes for the dashboard, as `mediaContract` (packages/contract/src/media.ts)
- * describes them. The raw-bytes bodies are sent with `fetch` (the typed client would encode
- * them as JSON); the others too, until the contract holding them has landed.
+ * Issue 19's REST routes for the dashboard (`mediaContract`). The JSON ones go through the
+ * typed client; the raw-bytes uploads (a snapshot, a recording's chunk) are sent with `fetch`,
+ * since the client would encode a body as JSON, to the paths the contract gives.
  */
-export const mediaRoutes = {
-  list: (sessionId: string) => `/api/v1/sessions/${sessionId}/media`,
-  snapshot: (sessionId: string) => `/api/v1/sessions/${sessionId}/media/snapshots`,
-  startRecording: (sessionId: string) => `/api/v1/sessions/${sessionId}/recordings`,
-  chunk: (sessionId: string, recordingId: string, index: number) =>
-    `/api/v1/sessions/${sessionId}/recordings/${recordingId}/chunks/${index}`,
-  finishRecording: (sessionId: string, recordingId: string) =>
-    `/api/v1/sessions/${sessionId}/recordings/${recordingId}/finish`,
-};
-
-/** A refusal, with the API's `error` code and its words. */
-export class MediaApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | null,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function authorization(): Record<string, string> {
+async function sendBytes(path: string, method: 'POST' | 'PUT', body: Blob): Promise<void> {
   const { token } = sessionStore.get();
-  return token ? { authorization: `Bearer ${token}` } : {};
+  const response = await fetch(path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'content-type': body.type || 'application/octet-stream',
+    },
+    body,
+  });
+  if (response.ok) return;
+  const error = ErrorBody.safeParse(await response.json().catch(() => null));
+  throw new ApiError(response.status, error.success ? error.data : null);
 }
 
-async function call(path: string, init: RequestInit = {}): Promise<unknown> {
-  const response = await fetch(path, {
-    ...init,
-    headers: { ...authorization(), ...(init.headers as Record<string, string> | undefined) },
-  });
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const { error, message } = (body ?? {}) as { error?: unknown; message?: unknown };
-    throw new MediaApiError(
-      response.status,
-      typeof error === 'string' ? error : null,
-      typeof message === 'string' ? message : `${path} answered ${response.status}`,
-    );
-  }
-  return body;
-}
+const fill = (path: string, params: Record<string, string | number>) =>
+  path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
 
 /** The session's photos, stills, snapshots and recordings, with signed URLs that expire. */
 export async function fetchSessionMedia(sessionId: string): Promise<SessionMedia> {
-  return SessionMedia.parse(await call(mediaRoutes.list(sessionId)));
+  return expect(await api.media.list({ params: { sessionId } }), 200);
 }
 
 /** A snapshot of the caller's video as this dispatcher sees it (JPEG), stored with the session. */
-export async function uploadSnapshot(
-  sessionId: string,
-  callerId: string,
-  blob: Blob,
-): Promise<void> {
+export async function uploadSnapshot(sessionId: string, callerId: string, blob: Blob) {
   const query = new URLSearchParams({ callerId, takenAt: new Date().toISOString() });
-  await call(`${mediaRoutes.snapshot(sessionId)}?${query.toString()}`, {
-    method: 'POST',
-    headers: { 'content-type': 'image/jpeg' },
-    body: blob,
-  });
+  await sendBytes(
+    `${fill(contract.media.snapshot.path, { sessionId })}?${query.toString()}`,
+    'POST',
+    blob,
+  );
 }
 
 export async function startRecording(
@@ -73,12 +45,9 @@ export async function startRecording(
   callerId: string,
   contentType: string,
 ): Promise<SessionRecording> {
-  return SessionRecording.parse(
-    await call(mediaRoutes.startRecording(sessionId), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ callerId, contentType }),
-    }),
+  return expect(
+    await api.media.startRecording({ params: { sessionId }, body: { callerId, contentType } }),
+    201,
   );
 }
 
@@ -88,13 +57,13 @@ export async function uploadChunk(
   index: number,
   chunk: Blob,
 ): Promise<void> {
-  await call(mediaRoutes.chunk(sessionId, recordingId, index), {
-    method: 'PUT',
-    headers: { 'content-type': 'video/webm' },
-    body: chunk,
-  });
+  await sendBytes(
+    fill(contract.media.recordingChunk.path, { sessionId, recordingId, index }),
+    'PUT',
+    chunk,
+  );
 }
 
 export async function finishRecording(sessionId: string, recordingId: string): Promise<void> {
-  await call(mediaRoutes.finishRecording(sessionId, recordingId), { method: 'POST' });
+  expect(await api.media.finishRecording({ params: { sessionId, recordingId } }), 200);
 }

@@ -1,4 +1,5 @@
-import { finishRecording, MediaApiError, startRecording, uploadChunk } from './media-api';
+import { ApiError } from '../../app/api';
+import { finishRecording, startRecording, uploadChunk } from './media-api';
 
 /** A chunk every 5 s: at 600 kbps about 375 KB, far under the chunk limit (8 MiB). */
 const CHUNK_MS = 5_000;
@@ -45,7 +46,7 @@ export class StreamRecorder {
       return new StreamRecorder(sessionId, recording.id, stream, mimeType);
     } catch (error) {
       // The team keeps no recordings: nothing to do, and nothing to show.
-      if (error instanceof MediaApiError && error.status === 403) return null;
+      if (error instanceof ApiError && error.status === 403) return null;
       throw error;
     }
   }

@@ -348,7 +348,7 @@ export function useCallerMedia({
     videoState: callerId ? (videoStates[callerId] ?? 'off') : 'off',
     pending,
     photos,
-    still: still && still.callerId === callerId ? still : null,
+    still: latestStill(still, photos, callerId),
     stream,
     stats,
     recording,
@@ -360,3 +360,21 @@ export function useCallerMedia({
 }
 
 export type CallerMediaView = ReturnType<typeof useCallerMedia>;
+
+/**
+ * The newest still of the caller's video: from a `video-still` frame, or the newest `still` in
+ * the gallery (announced by `photo-added`, its URL from the media list), whichever is newer.
+ */
+function latestStill(
+  frame: { callerId: string; url: string; at: number } | null,
+  photos: readonly GalleryPhoto[],
+  callerId: string | null,
+): { url: string; at: number } | null {
+  let newest = frame && frame.callerId === callerId ? { url: frame.url, at: frame.at } : null;
+  for (const photo of photos) {
+    if (photo.kind !== 'still' || photo.callerId !== callerId || !photo.url) continue;
+    const at = Date.parse(photo.uploadedAt);
+    if (!newest || at > newest.at) newest = { url: photo.url, at };
+  }
+  return newest;
+}
