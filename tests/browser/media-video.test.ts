@@ -1,7 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
-import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import {
+  newPage,
+  signInWithForm,
+  startAuthEnvironment,
+  type AuthEnvironment,
+} from './auth-support';
 import {
   en,
   launchMediaBrowser,
@@ -139,6 +144,38 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
     await logPanel(dispatcher).getByText('Video stopped by the dispatcher').waitFor();
     await caller.locator('[data-camera-on]').waitFor({ state: 'detached' });
     await caller.getByText(en.cameraStopped).first().waitFor();
+    await close();
+  });
+
+  it('a second dashboard of the session watches too (one connection each), and leaves', async () => {
+    const { dispatcher, caller, close } = await trackedCaller('+12025550196');
+    const panel = mediaPanel(dispatcher);
+    await panel.getByRole('button', { name: 'Request video' }).click();
+    await caller.getByRole('button', { name: en.mediaAllowButton }).click();
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+
+    // The same dispatcher in a second window: it rejoins the active session, whose replay says
+    // the video runs, and watches it as a second viewer.
+    const second = await newPage(browser);
+    await signInWithForm(second.page, env.api.url, 'dispatcher@demo-county.test');
+    await expect
+      .poll(async () => (await videoProgress(second.page)).width, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    const both = await Promise.all([videoProgress(dispatcher), videoProgress(second.page)]);
+    await expect
+      .poll(async () => (await videoProgress(second.page)).frames, { timeout: 10_000 })
+      .toBeGreaterThan(both[1].frames + 10);
+    expect((await videoProgress(dispatcher)).frames).toBeGreaterThan(both[0].frames);
+
+    // The second window closes: its viewer leaves; the first keeps its picture.
+    await second.context.close();
+    const after = await videoProgress(dispatcher);
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).frames, { timeout: 10_000 })
+      .toBeGreaterThan(after.frames + 10);
+    await caller.locator('[data-camera-on]').waitFor();
     await close();
   });
 
