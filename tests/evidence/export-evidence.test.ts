@@ -142,6 +142,37 @@ async function objectAt(location: string): Promise<{ text: string; contentType?:
 }
 
 describe('the evidence of a session', () => {
+  it('keeps an Allow on a request for a photo as a receipt of its own screen', async () => {
+    const token = await signIn(stack.api, dispatcherEmail);
+    const request = await startStream(stack.api, token, '+12025550183');
+    const dispatcher = await joinSession(stack.api, request);
+    await call(stack.api, 'POST', '/api/v1/location/request-text-message-location', {
+      token,
+      body: { connectionRequestUuid: request.uuid, language: 'fr' },
+    });
+    const caller = await callerSocket(
+      stack.api,
+      linkTokenIn((await outboxSms(stack.api, '+12025550183'))[0]!.body),
+      { 'user-agent': phoneUserAgent },
+    );
+    const callerRow = await sql<{ id: string }>`
+      select id from session_callers where session_id = ${request.uuid}`.execute(stack.database.db);
+    dispatcher.send('media-request', { callerId: callerRow.rows[0]!.id, kind: 'photo' });
+    const asked = await caller.next((frame) => frame.event === 'media-request');
+    const requestId = (asked.data as { requestId: string }).requestId;
+    caller.send('media-answer', { requestId, answer: 'allowed' });
+    await dispatcher.next((frame) => frame.event === 'media-answered');
+
+    await expect
+      .poll(async () => (await detail(request.uuid)).body.consent.map((each) => each.screen))
+      .toEqual(['media-photo']);
+    const [receipt] = (await detail(request.uuid)).body.consent;
+    expect(receipt).toMatchObject({ language: 'fr', userAgent: phoneUserAgent });
+    expect(receipt!.title).not.toBe('');
+    await caller.close();
+    await dispatcher.close();
+  });
+
   it('keeps what the caller agreed to, and exports it hash-chained and signed', async () => {
     const capturedAt = Date.UTC(2026, 10, 29, 9, 30, 15, 250);
     const sessionId = await sharedAndEnded('+12025550181', capturedAt);

@@ -166,8 +166,8 @@ describe('asking the caller for video or a photo', () => {
         .select(['language', 'shown_text', 'tapped_at', 'user_agent'])
         .where('caller_id', '=', callerId)
         .executeTakeFirst();
-    let kept = await receipt();
-    while (!kept) kept = await receipt();
+    await expect.poll(receipt).toBeDefined();
+    const kept = (await receipt())!;
     expect(kept.language).toBe('en');
     expect(kept.tapped_at).toBeNull();
     expect(kept.shown_text).toMatchObject({

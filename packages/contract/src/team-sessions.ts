@@ -48,12 +48,18 @@ export const SessionExport = z.object({
 });
 export type SessionExport = z.infer<typeof SessionExport>;
 
+/**
+ * The screens a receipt can come from: the location screens, and Allow on a dispatcher's request
+ * for video or a photo (issue 19, modules/media/consent-receipt.ts).
+ */
+export const receiptScreens = [...consentScreens, 'media-video', 'media-photo'] as const;
+
 /** What a caller saw and tapped, word for word, and from which browser. */
 export const ConsentReceipt = z.object({
   id: z.string().uuid(),
   phoneNumber: z.string(),
   language: SmsLanguage,
-  screen: z.enum(consentScreens),
+  screen: z.enum(receiptScreens),
   /** The texts version the caller's page ran. */
   catalogueVersion: z.string(),
   /** The version the words below were rendered from (differs only for a page from an older release). */

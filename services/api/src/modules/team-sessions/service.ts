@@ -1,5 +1,5 @@
 import {
-  consentScreens,
+  receiptScreens,
   type ConsentReceipt,
   type ExportState,
   type LegalHoldInput,
@@ -113,7 +113,7 @@ function toReceipt(row: ReceiptRow): ConsentReceipt {
     lines?: string[];
     button?: string;
   };
-  const screen = consentScreens.find((value) => value === shown.screen) ?? 'request';
+  const screen = receiptScreens.find((value) => value === shown.screen) ?? 'request';
   return {
     id: row.id,
     phoneNumber: row.phone_number,
