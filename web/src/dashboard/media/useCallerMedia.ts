@@ -110,11 +110,11 @@ export function useCallerMedia({
     }
   }, []);
 
+  // Asked again on every `started`, even with a connection open: a caller who opened the camera
+  // anew (another dashboard's request) closed every old connection; the server replaces this
+  // socket's viewer, and the new `video-viewer` replaces the connection.
   const watch = useCallback(
-    (target: string) => {
-      if (viewer.current?.callerId === target) return;
-      socket.sendMedia({ event: 'video-watch', data: { callerId: target } });
-    },
+    (target: string) => socket.sendMedia({ event: 'video-watch', data: { callerId: target } }),
     [socket],
   );
 
