@@ -46,6 +46,18 @@ export async function startCoturn(options: {
   loopbackOnly?: boolean;
 }): Promise<RunningTurn> {
   const binary = ensureDebianBinary('turnserver', 'coturn', ['/usr/bin/turnserver']);
+  // Private, link-local, shared and loopback ranges: what a relay must never reach.
+  const deniedPeers = [
+    '0.0.0.0-0.255.255.255',
+    '10.0.0.0-10.255.255.255',
+    '100.64.0.0-100.127.255.255',
+    '169.254.0.0-169.254.255.255',
+    '172.16.0.0-172.31.255.255',
+    '192.168.0.0-192.168.255.255',
+    ...(options.loopbackOnly
+      ? []
+      : ['127.0.0.0-127.255.255.255', '::1', 'fc00::-fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']),
+  ];
   const dir = resolve(options.dataDir);
   mkdirSync(dir, { recursive: true });
   const pidFile = join(dir, 'turnserver.pid');
@@ -68,9 +80,14 @@ export async function startCoturn(options: {
     '--no-tls',
     '--no-dtls',
     '--no-cli',
-    // The dashboard and a test page run on this machine: their relayed peers are loopback.
-    '--allow-loopback-peers',
+    // Relays only UDP media between browsers, never to this machine's services or the private
+    // network behind it: anyone with a caller link holds credentials for an hour.
+    '--no-tcp-relay',
     '--no-multicast-peers',
+    ...deniedPeers.flatMap((range) => ['--denied-peer-ip', range]),
+    // Tests and a laptop's demo run both browsers on this machine: their peers are loopback,
+    // which is allowed only for a server that listens on loopback alone.
+    ...(options.loopbackOnly ? ['--allow-loopback-peers'] : []),
     '--pidfile',
     pidFile,
     '--log-file',

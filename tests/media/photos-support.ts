@@ -133,6 +133,27 @@ export function heic(): Buffer {
   ]);
 }
 
+/**
+ * A hostile HEIC: an `Exif` item, and an `iloc` whose offsets and lengths take 0 bytes, with a
+ * thousand items of 65,535 extents each: walking them would take 65 million steps for nothing.
+ */
+export function hostileHeic(): Buffer {
+  const infe = box('infe', Buffer.from('\x02\0\0\0\0\x01\0\0Exif\0', 'binary'));
+  const iinf = box('iinf', Buffer.concat([Buffer.from([0, 0, 0, 0, 0, 1]), infe]));
+  const items = 1_000;
+  const data = Buffer.alloc(4 + 2 + 2 + items * 6);
+  data.writeUInt16BE(items, 6); // version 0, every size 0
+  for (let item = 0; item < items; item += 1) {
+    data.writeUInt16BE(1, 8 + item * 6); // the Exif item, again and again
+    data.writeUInt16BE(0xffff, 8 + item * 6 + 4); // 65,535 extents of no bytes
+  }
+  const ftyp = box('ftyp', Buffer.from('heic\0\0\0\0mif1heic', 'binary'));
+  return Buffer.concat([
+    ftyp,
+    box('meta', Buffer.concat([Buffer.alloc(4), iinf, box('iloc', data)])),
+  ]);
+}
+
 export const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF\n');
 
 /** A texted caller's link token and the dispatcher's socket, joined to the session. */

@@ -11,6 +11,7 @@ import {
   callerUploadPath,
   exifSecret,
   heic,
+  hostileHeic,
   jpegWithExif,
   pdf,
   pngWithText,
@@ -150,6 +151,43 @@ describe("the caller's photo upload", () => {
     dispatcher.close();
   });
 
+  it('keeps an old photo’s position on the photo, not as a fix; an empty position is none', async () => {
+    const { request, linkToken, dispatcher } = await sessionWithCaller(stack.api, '+12025550175');
+    // From the phone's gallery, two days old: where the caller was then, not now.
+    const old = await upload(
+      stack.api,
+      callerUploadPath(linkToken, {
+        takenAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+        latitude: 40.7128,
+        longitude: -74.006,
+      }),
+      jpegWithExif(),
+      { contentType: 'image/jpeg' },
+    );
+    expect(old.status, JSON.stringify(old.body)).toBe(201);
+    // A page that sent the fields empty sent no position (not 0°, 0°).
+    const empty = await upload(
+      stack.api,
+      callerUploadPath(linkToken, { latitude: '', longitude: '', accuracy: '' }),
+      jpegWithExif(),
+      { contentType: 'image/jpeg' },
+    );
+    expect(empty.status, JSON.stringify(empty.body)).toBe(201);
+    await dispatcher.count('photo-added', 2);
+    const rows = await mediaRows(request.uuid);
+    expect(rows.map((row) => [row.latitude, row.longitude])).toEqual([
+      [40.7128, -74.006],
+      [null, null],
+    ]);
+    const fixes = await stack.database.db
+      .selectFrom('location_fixes')
+      .select('seq')
+      .where('session_id', '=', request.uuid)
+      .execute();
+    expect(fixes).toEqual([]);
+    dispatcher.close();
+  });
+
   it('accepts PNG, WebP and HEIC by their bytes, and strips what the format allows', async () => {
     const { request, linkToken } = await sessionWithCaller(stack.api, '+12025550172');
     const cases = [
@@ -212,6 +250,12 @@ describe("the caller's photo upload", () => {
       error: 'validation-failed',
       message: 'The file is too large: at most 15 MB.',
     });
+    // A HEIC built to keep the parser busy for minutes is refused as damaged, at once.
+    const hostile = await upload(stack.api, callerUploadPath(linkToken), hostileHeic(), {
+      contentType: 'image/heic',
+    });
+    expect(hostile.status).toBe(400);
+    expect(hostile.body).toMatchObject({ error: 'validation-failed' });
     expect(await mediaRows(request.uuid)).toEqual([]);
     expect(storedFiles()).toEqual(before);
   });

@@ -25,6 +25,11 @@ export const mediaLimits = {
   maxPhotosPerCaller: 10,
   /** The largest upload accepted, in bytes (the phone resizes to `maxPhotoEdgePx` first). */
   maxUploadBytes: 15 * 1024 * 1024,
+  /**
+   * A photo's EXIF position becomes a fix of the session only when the photo was taken this
+   * recently: a picture from the gallery, months old, must not show the caller where they were.
+   */
+  photoFixMaxAgeMs: 30 * 60_000,
   /** The longest edge a photo is resized to on the phone. */
   maxPhotoEdgePx: 2048,
   /** Dashboards that may watch one caller's video at once (one peer connection each). */
@@ -274,11 +279,17 @@ export interface RawBytes {
 }
 
 /** Where an EXIF position (read on the phone before it resizes) travels: the query string. */
+/** A number from the query string; an empty value is no value (`z.coerce` would make it 0). */
+const queryNumber = (schema: z.ZodNumber) =>
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().pipe(schema).optional(),
+  );
 const ExifPosition = {
-  latitude: z.coerce.number().min(-90).max(90).optional(),
-  longitude: z.coerce.number().min(-180).max(180).optional(),
+  latitude: queryNumber(z.number().min(-90).max(90)),
+  longitude: queryNumber(z.number().min(-180).max(180)),
   /** GPSHPositioningError, metres, when the photo had it. */
-  accuracy: z.coerce.number().min(0).max(100_000).optional(),
+  accuracy: queryNumber(z.number().min(0).max(100_000)),
 };
 const bothOrNeither = (query: { latitude?: number; longitude?: number }) =>
   (query.latitude === undefined) === (query.longitude === undefined);

@@ -23,6 +23,18 @@ describe('redactUrl', () => {
     ).toBe(`/api/v1/location/mark-case-transfer-confirmation/${uuid}/[phone]/[redacted]`);
   });
 
+  it('hides the signature of a media URL and the position of a photo upload (issue 19)', () => {
+    // (The expiry's ten digits are taken for a phone number too; that costs nothing.)
+    const signed = redactUrl('/api/v1/media/photos/3f2a?expires=1796000000&signature=c2lnbmF0dXJl');
+    expect(signed).toContain('signature=[redacted]');
+    expect(signed).not.toContain('c2lnbmF0dXJl');
+    expect(
+      redactUrl('/api/v1/caller/media?token=t&takenAt=x&latitude=38.8977&longitude=-77.0365'),
+    ).toBe(
+      '/api/v1/caller/media?token=[redacted]&takenAt=x&latitude=[redacted]&longitude=[redacted]',
+    );
+  });
+
   it('hides phone numbers in paths', () => {
     expect(redactUrl('/api/v1/location/check-transfer/0a9d/+12025550123')).toBe(
       '/api/v1/location/check-transfer/0a9d/[phone]',

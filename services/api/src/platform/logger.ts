@@ -2,7 +2,10 @@ import type { FastifyServerOptions } from 'fastify';
 
 // A run of digits that stands alone: never part of a word, an id or a UUID (which it would mangle).
 const PHONE = /(?<![\w-])(?:\+|%2[Bb])?\d[\d\s().-]{6,}\d(?![\w-])/g;
-const SECRET_QUERY = /([?&](?:token|reset-code|verification-code|invitation-code)=)[^&#]*/gi;
+// `signature`: a signed media URL is a bearer link to a caller's photo for 15 minutes; the
+// caller's position (a photo's EXIF, issue 19) travels in the upload's query string.
+const SECRET_QUERY =
+  /([?&](?:token|reset-code|verification-code|invitation-code|signature|latitude|longitude)=)[^&#]*/gi;
 
 // The case-transfer confirmation carries the join-stream socket token in its path (SPEC.md §7).
 const SECRET_PATH = /(\/mark-case-transfer-confirmation\/[^/?#]+\/[^/?#]+\/)[^/?#]+/gi;

@@ -14,7 +14,8 @@ export function detectImageType(bytes: Uint8Array): PhotoContentType | null {
   // ISO BMFF: a first box `ftyp` whose major (or a compatible) brand names an HEIF image.
   if (ascii(bytes, 4, 4) === 'ftyp') {
     const size = readUint32(bytes, 0);
-    const end = Math.min(bytes.length, size >= 16 ? size : 16);
+    // A real ftyp box lists a handful of brands: read at most 256 bytes of it, whatever it says.
+    const end = Math.min(bytes.length, size >= 16 ? size : 16, 256);
     const brands = [ascii(bytes, 8, 4)];
     for (let at = 16; at + 4 <= end; at += 4) brands.push(ascii(bytes, at, 4));
     if (brands.some((brand) => heicBrands.has(brand))) return 'image/heic';
@@ -247,6 +248,9 @@ function readSized(bytes: Buffer, at: number, size: number): number {
  * gone. XMP (a `mime` item) is left, as are images whose `iloc` the parser does not follow
  * (items in an `idat` box, or in another file): both are rare from a phone's camera.
  */
+/** More item extents than any camera writes (an iPhone's HEIC has a few dozen). */
+const MAX_HEIF_EXTENTS = 100_000;
+
 function blankHeifExif(original: Buffer): Buffer {
   const bytes = Buffer.from(original);
   const meta = boxes(bytes, 0, bytes.length).find((box) => box.type === 'meta');
@@ -274,6 +278,14 @@ function blankHeifExif(original: Buffer): Buffer {
   const lengthSize = bytes[at]! & 0x0f;
   const baseOffsetSize = bytes[at + 1]! >> 4;
   const indexSize = version === 1 || version === 2 ? bytes[at + 1]! & 0x0f : 0;
+  // The format allows field sizes of 0, 4 or 8 bytes only. Anything else, or a file whose
+  // extents take no bytes at all, is broken or hostile: 65,535 empty extents per item over a
+  // 15 MB box would hold this instance's event loop for minutes.
+  const sizes = [offsetSize, lengthSize, baseOffsetSize, indexSize];
+  if (sizes.some((size) => size !== 0 && size !== 4 && size !== 8))
+    throw new ImageError('The HEIF image is damaged (its item locations are not valid).');
+  const extentBytes = indexSize + offsetSize + lengthSize;
+  let extentsSeen = 0;
   at += 2;
   const itemCount = version < 2 ? readUint16(bytes, at) : readUint32(bytes, at);
   at += version < 2 ? 2 : 4;
@@ -290,6 +302,11 @@ function blankHeifExif(original: Buffer): Buffer {
     at += baseOffsetSize;
     const extentCount = readUint16(bytes, at);
     at += 2;
+    if (extentBytes === 0 || at + extentCount * extentBytes > iloc.end)
+      throw new ImageError('The HEIF image is damaged (its item locations are not valid).');
+    extentsSeen += extentCount;
+    if (extentsSeen > MAX_HEIF_EXTENTS)
+      throw new ImageError('The HEIF image is damaged (too many item locations).');
     for (let extent = 0; extent < extentCount; extent += 1) {
       at += indexSize;
       const offset = readSized(bytes, at, offsetSize);

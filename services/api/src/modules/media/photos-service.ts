@@ -43,6 +43,18 @@ const exifDefaultRadiusM = 50;
 const noSuchSession = () => new ApiError(404, 'not-found', 'There is no such tracking session.');
 
 /**
+ * The link's check alone, run before the body is read (routes.ts): an upload with a link that
+ * does not work is refused before up to 15 MB of it is buffered.
+ */
+export async function requireUploadingCaller(deps: MediaDeps, token: unknown): Promise<void> {
+  const caller =
+    typeof token === 'string' && looksLikeToken(token)
+      ? await findUploadingCaller(deps.db, hashToken(token))
+      : undefined;
+  if (!caller) throw new ApiError(403, 'invalid-token', 'This link no longer works.');
+}
+
+/**
  * The caller's page uploads a photo or a still (issue 19). Checked in this order, and nothing is
  * stored unless every check passes: the link, the size, the type by its bytes, the structure
  * (the metadata is removed while it is read), the caller's allowance. Then the file is stored,
@@ -93,7 +105,8 @@ export async function uploadCallerMedia(
     query.kind === 'photo' ? mediaLimits.maxPhotosPerCaller : null,
   );
   if (!stored) throw tooManyPhotos();
-  if (position) {
+  // Kept on the photo whatever its age; a fix of the session only when recent (see the limit).
+  if (position && Date.now() - Date.parse(stored.takenAt) <= mediaLimits.photoFixMaxAgeMs) {
     const location: Location = {
       latitude: position.latitude,
       longitude: position.longitude,

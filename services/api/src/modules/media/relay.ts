@@ -349,6 +349,9 @@ export class MediaRelay {
 
   /** The viewer's socket closed (or it watches anew): the caller's page closes that connection. */
   async unwatch(sessionId: string, callerId: string, viewerId: string): Promise<void> {
+    // Forgotten here first: should Redis fail now, no renewal keeps the place taken (its lease
+    // then runs out within a minute).
+    this.viewers.delete(viewerId);
     await this.redis.zrem(this.viewersKey(sessionId, callerId), viewerId);
     await this.left(sessionId, callerId, viewerId);
   }

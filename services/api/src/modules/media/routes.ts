@@ -4,7 +4,13 @@ import { registerContract } from '../../http/contract-routes';
 import { ApiError } from '../../http/errors';
 import { requireUser } from '../auth/guard';
 import { signedMediaFile } from './photos-gallery';
-import { tooLarge, uploadCallerMedia, uploadSnapshot, type MediaDeps } from './photos-service';
+import {
+  requireUploadingCaller,
+  tooLarge,
+  uploadCallerMedia,
+  uploadSnapshot,
+  type MediaDeps,
+} from './photos-service';
 import { finishRecording, startRecording, uploadChunk } from './recordings-service';
 import { sessionMedia } from './photos-gallery';
 
@@ -79,6 +85,12 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaDeps): Promis
   const principal = (request: FastifyRequest) => requireUser(request);
   await app.register(async (scope) => {
     acceptRawBodies(scope, mediaLimits.maxUploadBytes);
+    // Who may send is checked before the body is read: a stranger's 15 MB is never buffered.
+    scope.addHook('onRequest', async (request) => {
+      if (request.routeOptions.url === mediaContract.callerUpload.path)
+        await requireUploadingCaller(deps, (request.query as { token?: unknown }).token);
+      else await principal(request);
+    });
     registerContract(
       scope,
       { callerUpload: mediaContract.callerUpload, snapshot: mediaContract.snapshot },
@@ -102,6 +114,9 @@ export async function mediaRoutes(app: FastifyInstance, deps: MediaDeps): Promis
   });
   await app.register(async (scope) => {
     acceptRawBodies(scope, mediaLimits.maxRecordingChunkBytes);
+    scope.addHook('onRequest', async (request) => {
+      await principal(request);
+    });
     registerContract(
       scope,
       { recordingChunk: mediaContract.recordingChunk },
