@@ -62,6 +62,8 @@ const locus: Pipeline = {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     MFA_ENCRYPTION_KEY: 'bench-only-mfa-encryption-key',
+    // Production refuses the default media URL secret (issue 19).
+    MEDIA_URL_SECRET: 'bench-only-media-url-secret',
     REDIS_KEY_PREFIX: `bench:${runId}:`,
   }),
   prepare: async (count) => {
