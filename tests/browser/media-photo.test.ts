@@ -1,7 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
-import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
+import {
+  apiSignIn,
+  newPage,
+  signInWithForm,
+  startAuthEnvironment,
+  type AuthEnvironment,
+} from './auth-support';
 import { withExif } from './media-exif-fixture';
 import { en, launchMediaBrowser, logPanel, mediaHelpers, mediaPanel } from './media-support';
 import { trackingHelpers } from './tracking-support';
@@ -96,6 +102,27 @@ describe("photos from the caller's phone", { timeout: 300_000 }, () => {
       .poll(() => large.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth))
       .toBe(2048);
     await expectAccessible(dispatcher, 'dashboard: the gallery, a photo opened large');
+
+    // Another team's dispatcher, signed in in their own browser, gets 404 for this session's
+    // media: the list (where the signed URLs come from) and a snapshot upload alike.
+    const { token } = await apiSignIn(env.api.url, 'dispatcher@demo-county.test');
+    const active = await fetch(`${env.api.url}/api/v1/location/active-session`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const sessionId = ((await active.json()) as { session: { uuid: string } }).session.uuid;
+    const other = await newPage(browser);
+    await signInWithForm(other.page, env.api.url, 'dispatcher@neighbour-county.test');
+    const answers = await other.page.evaluate(async (id) => {
+      const authorization = `Bearer ${localStorage.getItem('locus.token') ?? ''}`;
+      const list = await fetch(`/api/v1/sessions/${id}/media`, { headers: { authorization } });
+      const snapshot = await fetch(
+        `/api/v1/sessions/${id}/media/snapshots?callerId=${crypto.randomUUID()}`,
+        { method: 'POST', headers: { authorization }, body: new Uint8Array([0xff, 0xd8, 0xff]) },
+      );
+      return [list.status, snapshot.status];
+    }, sessionId);
+    expect(answers).toEqual([404, 404]);
+    await other.context.close();
     await close();
   });
 });
