@@ -108,6 +108,11 @@ describe('evidence recording of the video', () => {
       bytes: 2000,
       sha256: createHash('sha256').update(second).digest('hex'),
     });
+    // A retried request with the same bytes is the same chunk; other bytes never replace it.
+    expect((await put(1, second)).status).toBe(200);
+    const other = await put(1, Buffer.alloc(2000, 9));
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ error: 'conflict' });
 
     const finish = () =>
       fetch(

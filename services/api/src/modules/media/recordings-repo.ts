@@ -69,28 +69,80 @@ export async function lastChunkIndex(db: Database, recordingId: string): Promise
   return row?.last ?? -1;
 }
 
-/** A chunk sent again (a retried request) replaces the stored one. */
-export async function upsertChunk(
+/**
+ * Stores a chunk's row, unless its recording is finished (checked under a share lock that
+ * `finishLocked`'s update lock waits for, so no chunk lands after the hash was taken) or the
+ * index is taken. A stored chunk never changes: a retried request with the same bytes is the
+ * same chunk (`stored`); other bytes for a taken index are `taken`.
+ */
+export async function insertChunk(
   db: Database,
   chunk: { recordingId: string; index: number; bytes: number; sha256: string; storageKey: string },
-): Promise<void> {
-  await db
-    .insertInto('session_recording_chunks')
-    .values({
-      recording_id: chunk.recordingId,
-      index: chunk.index,
-      bytes: chunk.bytes,
-      sha256: chunk.sha256,
-      storage_key: chunk.storageKey,
-    })
-    .onConflict((oc) =>
-      oc.columns(['recording_id', 'index']).doUpdateSet({
+): Promise<'stored' | 'finished' | 'taken'> {
+  return db.transaction().execute(async (trx) => {
+    const recording = await trx
+      .selectFrom('session_recordings')
+      .select('ended_at')
+      .where('id', '=', chunk.recordingId)
+      .forShare()
+      .executeTakeFirst();
+    if (!recording || recording.ended_at) return 'finished';
+    const inserted = await trx
+      .insertInto('session_recording_chunks')
+      .values({
+        recording_id: chunk.recordingId,
+        index: chunk.index,
         bytes: chunk.bytes,
         sha256: chunk.sha256,
-        uploaded_at: sql<Date>`now()`,
-      }),
-    )
-    .execute();
+        storage_key: chunk.storageKey,
+      })
+      .onConflict((oc) => oc.columns(['recording_id', 'index']).doNothing())
+      .returning('index')
+      .executeTakeFirst();
+    if (inserted) return 'stored';
+    const existing = await trx
+      .selectFrom('session_recording_chunks')
+      .select('sha256')
+      .where('recording_id', '=', chunk.recordingId)
+      .where('index', '=', chunk.index)
+      .executeTakeFirstOrThrow();
+    return existing.sha256 === chunk.sha256 ? 'stored' : 'taken';
+  });
+}
+
+/**
+ * Finishes a recording once, under an update lock on its row: `totals` reads and hashes the
+ * chunks while no chunk can be added (`insertChunk` waits). A second finish leaves the first's.
+ */
+export async function finishLocked(
+  db: Database,
+  id: string,
+  totals: (chunks: { index: number; storage_key: string }[]) => Promise<{
+    bytes: number;
+    sha256: string;
+  }>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const recording = await trx
+      .selectFrom('session_recordings')
+      .select('ended_at')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!recording || recording.ended_at) return;
+    const chunks = await trx
+      .selectFrom('session_recording_chunks')
+      .select(['index', 'storage_key'])
+      .where('recording_id', '=', id)
+      .orderBy('index')
+      .execute();
+    const { bytes, sha256 } = await totals(chunks);
+    await trx
+      .updateTable('session_recordings')
+      .set({ ended_at: sql<Date>`now()`, bytes, sha256 })
+      .where('id', '=', id)
+      .execute();
+  });
 }
 
 export async function recordingChunks(db: Database, recordingId: string) {
@@ -99,19 +151,5 @@ export async function recordingChunks(db: Database, recordingId: string) {
     .select(['index', 'bytes', 'storage_key'])
     .where('recording_id', '=', recordingId)
     .orderBy('index')
-    .execute();
-}
-
-/** Finished once: a second finish leaves the first one's numbers. */
-export async function markFinished(
-  db: Database,
-  id: string,
-  totals: { bytes: number; sha256: string },
-): Promise<void> {
-  await db
-    .updateTable('session_recordings')
-    .set({ ended_at: sql<Date>`now()`, bytes: totals.bytes, sha256: totals.sha256 })
-    .where('id', '=', id)
-    .where('ended_at', 'is', null)
     .execute();
 }

@@ -9,10 +9,10 @@ import {
   findRecording,
   insertRecording,
   lastChunkIndex,
-  markFinished,
+  finishLocked,
   recordingChunks,
   teamRecordsMedia,
-  upsertChunk,
+  insertChunk,
   type RecordingRow,
 } from './recordings-repo';
 import { signMediaUrl } from './signed-url';
@@ -90,16 +90,21 @@ export async function uploadChunk(
   if (params.index > last + 1)
     throw new ApiError(409, 'conflict', `Send chunk ${last + 1} first (chunks go in order).`);
   const sha256 = createHash('sha256').update(body).digest('hex');
-  const storageKey = chunkKey(params.sessionId, recording.id, params.index);
+  // Named by its content too: a chunk sent again with other bytes never overwrites the stored one.
+  const storageKey = chunkKey(params.sessionId, recording.id, params.index, sha256);
   await deps.storage.put(storageKey, body, 'video/webm');
-  await upsertChunk(deps.db, {
+  const outcome = await insertChunk(deps.db, {
     recordingId: recording.id,
     index: params.index,
     bytes: body.length,
     sha256,
     storageKey,
   });
-  return { index: params.index, bytes: body.length, sha256 };
+  if (outcome === 'stored') return { index: params.index, bytes: body.length, sha256 };
+  await deps.storage.delete(storageKey).catch(() => undefined);
+  throw outcome === 'finished'
+    ? new ApiError(409, 'conflict', 'This recording is finished.')
+    : new ApiError(409, 'conflict', `Chunk ${params.index} is already stored, with other bytes.`);
 }
 
 /** The chunks in order make the file; its SHA-256 is what the evidence chain covers. */
@@ -110,18 +115,20 @@ export async function finishRecording(
   recordingId: string,
 ): Promise<SessionRecording> {
   const recording = await visibleRecording(deps, principal, sessionId, recordingId);
-  if (!recording.ended_at) {
-    const hash = createHash('sha256');
-    let bytes = 0;
-    for (const chunk of await recordingChunks(deps.db, recording.id)) {
-      const data = await deps.storage.get(chunk.storage_key);
-      if (!data) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
-      hash.update(data);
-      bytes += data.length;
-    }
-    if (bytes === 0) throw new ApiError(409, 'conflict', 'The recording has no chunks yet.');
-    await markFinished(deps.db, recording.id, { bytes, sha256: hash.digest('hex') });
-  }
+  if (!recording.ended_at)
+    await finishLocked(deps.db, recording.id, async (chunks) => {
+      const hash = createHash('sha256');
+      let bytes = 0;
+      for (const chunk of chunks) {
+        const data = await deps.storage.get(chunk.storage_key);
+        // Storage lost a file it acknowledged: an operator's problem, not the dispatcher's.
+        if (!data) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
+        hash.update(data);
+        bytes += data.length;
+      }
+      if (bytes === 0) throw new ApiError(409, 'conflict', 'The recording has no chunks yet.');
+      return { bytes, sha256: hash.digest('hex') };
+    });
   const finished = await findRecording(deps.db, recording.id);
   if (!finished) throw noSuchRecording();
   return toRecording(deps.config.MEDIA_URL_SECRET, finished);

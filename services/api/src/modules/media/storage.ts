@@ -42,6 +42,11 @@ export function photoKey(sessionId: string, id: string, contentType: string): st
   return `${sessionId}/photos/${id}.${extension}`;
 }
 
-export function chunkKey(sessionId: string, recordingId: string, index: number): string {
-  return `${sessionId}/recordings/${recordingId}/${String(index).padStart(6, '0')}.webm`;
+export function chunkKey(
+  sessionId: string,
+  recordingId: string,
+  index: number,
+  sha256: string,
+): string {
+  return `${sessionId}/recordings/${recordingId}/${String(index).padStart(6, '0')}-${sha256.slice(0, 16)}.webm`;
 }
