@@ -282,6 +282,13 @@ describe('a location texted back by the caller', () => {
       (frame) => frame.event === 'new-location-available' && frame.data.deliveredBy === 'sms',
     );
     expect(location.data.dateTimeCaptured).toBe(new Date(capturedAt).toISOString());
+    // The text itself is announced right after its fix (the next seq): once, as mapped. (It may
+    // not have arrived yet when the fix has: wait for it rather than count at once.)
+    await first.dispatcherSocket.next(
+      (frame) =>
+        frame.event === 'sms-received' &&
+        (frame.data as { location?: { outcome: string } }).location?.outcome === 'mapped',
+    );
     expect(first.dispatcherSocket.of('sms-received')).toHaveLength(1);
     await Promise.all([first.dispatcherSocket.close(), second.dispatcherSocket.close()]);
   });
