@@ -420,7 +420,12 @@ export const mediaContract = c.router(
         '`Cache-Control: private` and `X-Content-Type-Options: nosniff`.',
       pathParams: MediaFileParams,
       query: SignedMediaQuery,
-      responses: { 200: c.type<Uint8Array>(), 403: ErrorBody, 404: ErrorBody, 400: ErrorBody },
+      responses: {
+        200: c.type<Uint8Array | ReadableStream<Uint8Array>>(),
+        403: ErrorBody,
+        404: ErrorBody,
+        400: ErrorBody,
+      },
     },
     recordingFile: {
       method: 'GET',
@@ -430,7 +435,13 @@ export const mediaContract = c.router(
       description: 'As a photo: the signature is the credential (403 when wrong or expired).',
       pathParams: MediaFileParams,
       query: SignedMediaQuery,
-      responses: { 200: c.type<Uint8Array>(), 403: ErrorBody, 404: ErrorBody, 400: ErrorBody },
+      // Streamed by the server a chunk at a time; bytes to a client all the same.
+      responses: {
+        200: c.type<Uint8Array | ReadableStream<Uint8Array>>(),
+        403: ErrorBody,
+        404: ErrorBody,
+        400: ErrorBody,
+      },
     },
     startRecording: {
       method: 'POST',

@@ -5,7 +5,7 @@ import { findVisibleSession } from '../location/repo';
 import { findMedia, listSessionMedia } from './photos-repo';
 import { toStoredPhoto, withSignedUrl, type MediaDeps } from './photos-service';
 import { listRecordings } from './recordings-repo';
-import { recordingBytes, toRecording } from './recordings-service';
+import { recordingFile, toRecording } from './recordings-service';
 import { checkMediaSignature, type SignedMediaKind } from './signed-url';
 
 /**
@@ -39,22 +39,26 @@ export async function signedMediaFile(
   kind: SignedMediaKind,
   id: string,
   query: { expires: number; signature: string },
-): Promise<{ bytes: Buffer; contentType: string }> {
+): Promise<MediaFile> {
   const check = checkMediaSignature(deps.config.MEDIA_URL_SECRET, kind, id, query);
   if (check === 'expired')
     throw new ApiError(403, 'forbidden', 'This link has expired: open the gallery again.');
   if (check === 'forged') throw new ApiError(403, 'forbidden', 'This link is not valid.');
-  const file = kind === 'photos' ? await photoBytes(deps, id) : await recordingBytes(deps, id);
+  const file = kind === 'photos' ? await photoBytes(deps, id) : await recordingFile(deps, id);
   if (!file) throw new ApiError(404, 'not-found', 'There is no such file.');
   return file;
 }
 
-async function photoBytes(
-  deps: MediaDeps,
-  id: string,
-): Promise<{ bytes: Buffer; contentType: string } | null> {
+/** A file to answer with: a photo's bytes, or a recording's stream, and its length. */
+export interface MediaFile {
+  body: Uint8Array | ReadableStream<Uint8Array>;
+  contentType: string;
+  length: number;
+}
+
+async function photoBytes(deps: MediaDeps, id: string): Promise<MediaFile | null> {
   const row = await findMedia(deps.db, id);
   if (!row) return null;
   const bytes = await deps.storage.get(row.storage_key);
-  return bytes ? { bytes, contentType: row.content_type } : null;
+  return bytes ? { body: bytes, contentType: row.content_type, length: bytes.length } : null;
 }

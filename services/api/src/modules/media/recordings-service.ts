@@ -134,20 +134,36 @@ export async function finishRecording(
   return toRecording(deps.config.MEDIA_URL_SECRET, finished);
 }
 
-/** The whole recording as one WebM file (the chunks in order), for its signed URL. */
-export async function recordingBytes(
+/**
+ * The whole recording as one WebM file (the chunks in order), for its signed URL, streamed a
+ * chunk at a time: an hour of video is a few hundred megabytes, which must never sit whole in
+ * the memory of an instance that also carries live fixes. A chunk storage lost midway ends the
+ * stream with an error (the answer is cut short and its length does not match).
+ */
+export async function recordingFile(
   deps: MediaDeps,
   recordingId: string,
-): Promise<{ bytes: Buffer; contentType: string } | null> {
+): Promise<{ body: ReadableStream<Uint8Array>; contentType: string; length: number } | null> {
   const recording = await findRecording(deps.db, recordingId);
   if (!recording) return null;
-  const parts: Buffer[] = [];
-  for (const chunk of await recordingChunks(deps.db, recording.id)) {
-    const data = await deps.storage.get(chunk.storage_key);
-    if (!data) return null;
-    parts.push(data);
-  }
-  return { bytes: Buffer.concat(parts), contentType: recording.content_type };
+  const chunks = await recordingChunks(deps.db, recording.id);
+  if (chunks.length === 0) return null;
+  const length = chunks.reduce((sum, chunk) => sum + Number(chunk.bytes), 0);
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = chunks[next];
+      next += 1;
+      if (!chunk) return controller.close();
+      const data = await deps.storage.get(chunk.storage_key);
+      if (!data)
+        return controller.error(
+          new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`),
+        );
+      controller.enqueue(new Uint8Array(data.buffer, data.byteOffset, data.length));
+    },
+  });
+  return { body, contentType: recording.content_type, length };
 }
 
 export function toRecording(secret: string, row: RecordingRow): SessionRecording {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerContract } from '../../http/contract-routes';
 import { ApiError } from '../../http/errors';
 import { requireUser } from '../auth/guard';
-import { signedMediaFile } from './photos-gallery';
+import { signedMediaFile, type MediaFile } from './photos-gallery';
 import {
   requireUploadingCaller,
   tooLarge,
@@ -67,17 +67,15 @@ function acceptRawBodies(scope: FastifyInstance, limit: number): void {
   });
 }
 
-function sendFile(
-  reply: FastifyReply,
-  file: { bytes: Buffer; contentType: string },
-): { status: 200; body: Uint8Array } {
+function sendFile(reply: FastifyReply, file: MediaFile): { status: 200; body: MediaFile['body'] } {
   // A caller's photo: only the browser that asked keeps it, and it is never sniffed as HTML.
   void reply
     .type(file.contentType)
+    .header('content-length', file.length)
     .header('cache-control', 'private')
     .header('x-content-type-options', 'nosniff')
     .header('content-disposition', 'inline');
-  return { status: 200, body: file.bytes };
+  return { status: 200, body: file.body };
 }
 
 /** Issue 19: photos, snapshots, recordings and signed media URLs; thin over the services. */
