@@ -137,6 +137,8 @@ describe('in production', () => {
       env: {
         NODE_ENV: 'production',
         MFA_ENCRYPTION_KEY: 'test-only-mfa-encryption-key',
+        // Production refuses the default media URL secret (issue 19).
+        MEDIA_URL_SECRET: 'test-only-media-url-secret',
         AUTH_RATE_LIMIT_MAX: '1000',
       },
     });
