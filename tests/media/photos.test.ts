@@ -151,16 +151,13 @@ describe("the caller's photo upload", () => {
     dispatcher.close();
   });
 
-  it('keeps an old photo’s position on the photo, not as a fix; an empty position is none', async () => {
+  it('makes an old photo’s position a fix dated when it was taken; an empty position is none', async () => {
     const { request, linkToken, dispatcher } = await sessionWithCaller(stack.api, '+12025550175');
-    // From the phone's gallery, two days old: where the caller was then, not now.
+    // From the phone's gallery, two days old: a fix of then, not of now.
+    const takenAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
     const old = await upload(
       stack.api,
-      callerUploadPath(linkToken, {
-        takenAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
-        latitude: 40.7128,
-        longitude: -74.006,
-      }),
+      callerUploadPath(linkToken, { takenAt, latitude: 40.7128, longitude: -74.006 }),
       jpegWithExif(),
       { contentType: 'image/jpeg' },
     );
@@ -179,12 +176,17 @@ describe("the caller's photo upload", () => {
       [40.7128, -74.006],
       [null, null],
     ]);
-    const fixes = await stack.database.db
-      .selectFrom('location_fixes')
-      .select('seq')
-      .where('session_id', '=', request.uuid)
-      .execute();
-    expect(fixes).toEqual([]);
+    await expect
+      .poll(async () =>
+        (
+          await stack.database.db
+            .selectFrom('location_fixes')
+            .select(['latitude', 'longitude', 'captured_at'])
+            .where('session_id', '=', request.uuid)
+            .execute()
+        ).map((fix) => [fix.latitude, fix.longitude, fix.captured_at.toISOString()]),
+      )
+      .toEqual([[40.7128, -74.006, takenAt]]);
     dispatcher.close();
   });
 

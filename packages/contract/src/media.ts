@@ -25,11 +25,6 @@ export const mediaLimits = {
   maxPhotosPerCaller: 10,
   /** The largest upload accepted, in bytes (the phone resizes to `maxPhotoEdgePx` first). */
   maxUploadBytes: 15 * 1024 * 1024,
-  /**
-   * A photo's EXIF position becomes a fix of the session only when the photo was taken this
-   * recently: a picture from the gallery, months old, must not show the caller where they were.
-   */
-  photoFixMaxAgeMs: 30 * 60_000,
   /** The longest edge a photo is resized to on the phone. */
   maxPhotoEdgePx: 2048,
   /** Dashboards that may watch one caller's video at once (one peer connection each). */

@@ -105,8 +105,10 @@ export async function uploadCallerMedia(
     query.kind === 'photo' ? mediaLimits.maxPhotosPerCaller : null,
   );
   if (!stored) throw tooManyPhotos();
-  // Kept on the photo whatever its age; a fix of the session only when recent (see the limit).
-  if (position && Date.now() - Date.parse(stored.takenAt) <= mediaLimits.photoFixMaxAgeMs) {
+  // A fix of the session, as the issue asks, dated when the photo was taken: an old picture's
+  // fix shows as old on the dashboard, and is not newer than the caller's latest (dedupe), so it
+  // never moves where the caller is now.
+  if (position) {
     const location: Location = {
       latitude: position.latitude,
       longitude: position.longitude,
