@@ -31,10 +31,14 @@ describe('parseConfig', () => {
       /MFA_ENCRYPTION_KEY: set a secret of your own in production/,
     );
     const own = 'a-secret-of-our-own-2026';
-    expect(
-      parseConfig({ ...minimal, NODE_ENV: 'production', MFA_ENCRYPTION_KEY: own })
-        .MFA_ENCRYPTION_KEY,
-    ).toBe(own);
+    // The media URL secret has the same rule (issue 19): both must be set.
+    const production = { ...minimal, NODE_ENV: 'production', MFA_ENCRYPTION_KEY: own };
+    expect(() => parseConfig(production)).toThrow(
+      /MEDIA_URL_SECRET: set a secret of your own in production/,
+    );
+    const config = parseConfig({ ...production, MEDIA_URL_SECRET: 'media-secret-of-our-own' });
+    expect(config.MFA_ENCRYPTION_KEY).toBe(own);
+    expect(config.MEDIA_URL_SECRET).toBe('media-secret-of-our-own');
   });
 
   it('names every bad or missing setting', () => {
