@@ -18,6 +18,8 @@ const secrets = [
   'aws-credential-id',
   'sentry-dsn-key',
   'link-pa55',
+  'media-url-secret-456',
+  'turn-shared-secret-789',
 ];
 
 /** A configuration full of secrets, as the API parses it, plus settings a later issue may add. */
@@ -28,6 +30,9 @@ function configFullOfSecrets(): Record<string, unknown> {
     REDIS_URL: 'redis://:redis-pa55@redis.internal:6379/0',
     PUBLIC_URL: 'https://locus.example.com',
     MFA_ENCRYPTION_KEY: 'mfa-encryption-key-0123456789',
+    MEDIA_URL_SECRET: 'media-url-secret-456',
+    TURN_URLS: 'turn:turn.example.com:3478?transport=udp',
+    TURN_SECRET: 'turn-shared-secret-789',
     CAPTCHA_PROVIDER: 'turnstile',
     CAPTCHA_SECRET_KEY: 'captcha-secret-xyz',
     CAPTCHA_SITE_KEY: 'captcha-site-key-abc',
