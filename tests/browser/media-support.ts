@@ -1,7 +1,6 @@
-import { callerTexts } from '@locus/contract';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { testEnvironment } from '../support/environment';
-import type { SessionMedia } from '@locus/contract';
+import { callerTexts, type SessionMedia } from '@locus/contract';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser';
 import { apiSignIn, newPage, signInWithForm, type AuthEnvironment } from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
@@ -13,25 +12,13 @@ import { trackingHelpers } from './tracking-support';
  * with no TURN server needed.
  */
 export function launchMediaBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: testEnvironment.chromium(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      '--disable-features=WebRtcHideLocalIpsWithMdns',
-      // A dashboard in a background context must still play what arrives.
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  return launchBrowser([
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    '--disable-features=WebRtcHideLocalIpsWithMdns',
+    // A dashboard in a background context must still play what arrives.
+    '--autoplay-policy=no-user-gesture-required',
+  ]);
 }
 
 export const en = callerTexts.en.page;

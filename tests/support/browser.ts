@@ -7,8 +7,11 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { expect } from 'vitest';
 import { testEnvironment } from './environment';
 
-/** Debian's Chromium, headless, with the flags this sandboxed, offline machine needs. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with the flags this sandboxed, offline machine needs, and any
+ * `extraArgs` a test needs beside them (a fake camera, say).
+ */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: testEnvironment.chromium(),
     headless: true,
@@ -21,6 +24,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }

@@ -354,6 +354,17 @@ const raw = c.type<RawBytes>();
 const bytesBody =
   'The raw bytes as the request body (any `Content-Type`; the type is read from the bytes).';
 
+/**
+ * A file by its signed URL: bytes to a client (a recording is streamed by the server a chunk at
+ * a time, hence the stream in the type).
+ */
+const signedFileResponses = {
+  200: c.type<Uint8Array | ReadableStream<Uint8Array>>(),
+  403: ErrorBody,
+  404: ErrorBody,
+  400: ErrorBody,
+};
+
 export const mediaContract = c.router(
   {
     callerUpload: {
@@ -415,12 +426,7 @@ export const mediaContract = c.router(
         '`Cache-Control: private` and `X-Content-Type-Options: nosniff`.',
       pathParams: MediaFileParams,
       query: SignedMediaQuery,
-      responses: {
-        200: c.type<Uint8Array | ReadableStream<Uint8Array>>(),
-        403: ErrorBody,
-        404: ErrorBody,
-        400: ErrorBody,
-      },
+      responses: signedFileResponses,
     },
     recordingFile: {
       method: 'GET',
@@ -430,13 +436,7 @@ export const mediaContract = c.router(
       description: 'As a photo: the signature is the credential (403 when wrong or expired).',
       pathParams: MediaFileParams,
       query: SignedMediaQuery,
-      // Streamed by the server a chunk at a time; bytes to a client all the same.
-      responses: {
-        200: c.type<Uint8Array | ReadableStream<Uint8Array>>(),
-        403: ErrorBody,
-        404: ErrorBody,
-        400: ErrorBody,
-      },
+      responses: signedFileResponses,
     },
     startRecording: {
       method: 'POST',
