@@ -162,3 +162,15 @@ export function focusRingOf(focused: Element): FocusRing {
     contrast: Math.round(((light! + 0.05) / (dark! + 0.05)) * 100) / 100,
   };
 }
+
+/** Presses Tab until `target` has the focus, as a keyboard user gets there; fails past `limit`. */
+export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
+  for (let presses = 0; presses < limit; presses += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await target
+      .evaluate((element) => element === document.activeElement)
+      .catch(() => false);
+    if (focused) return;
+  }
+  throw new Error(`Tab never reached ${String(target)}`);
+}
