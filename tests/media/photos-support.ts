@@ -102,24 +102,40 @@ function box(type: string, data: Buffer): Buffer {
 }
 
 /**
- * An iPhone-like HEIC: `ftyp` with the heic brand; `meta` with an `Exif` item (`iinf`) located
- * in `mdat` by `iloc`, and an `ispe` of 4032×3024; the EXIF bytes hold the GPS text.
+ * An iPhone-like HEIC: `ftyp` with the heic brand; `meta` with an `Exif` item and an XMP item
+ * (`mime`, `application/rdf+xml`) in `iinf`, both located in `mdat` by `iloc`, and an `ispe` of
+ * 4032×3024; the EXIF bytes hold the GPS text, and so does the XMP.
  */
 export function heic(): Buffer {
   const ispe = Buffer.alloc(12);
   ispe.writeUInt32BE(4032, 4);
   ispe.writeUInt32BE(3024, 8);
-  const infe = box('infe', Buffer.from('\x02\0\0\0\0\x01\0\0Exif\0', 'binary'));
-  const iinf = box('iinf', Buffer.concat([Buffer.from([0, 0, 0, 0, 0, 1]), infe]));
+  const exifInfe = box('infe', Buffer.from('\x02\0\0\0\0\x01\0\0Exif\0', 'binary'));
+  const xmpInfe = box(
+    'infe',
+    Buffer.from('\x02\0\0\0\0\x02\0\0mime\0application/rdf+xml\0', 'binary'),
+  );
+  const iinf = box('iinf', Buffer.concat([Buffer.from([0, 0, 0, 0, 0, 2]), exifInfe, xmpInfe]));
   const exif = Buffer.from(`\0\0\0\x06Exif\0\0MM\0*${exifSecret}`, 'binary');
+  const xmp = Buffer.from(
+    `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description exif:GPSLatitude="XMP ${exifSecret}"/></rdf:RDF></x:xmpmeta>`,
+    'binary',
+  );
   const location = (offset: number) => {
-    const data = Buffer.alloc(4 + 2 + 2 + 2 + 2 + 2 + 8);
+    const data = Buffer.alloc(4 + 2 + 2 + 2 * (2 + 2 + 2 + 8));
     data.writeUInt8(0x44, 4); // offset and length: 4 bytes each; no base offset
-    data.writeUInt16BE(1, 6); // one item
-    data.writeUInt16BE(1, 8); // item 1
-    data.writeUInt16BE(1, 12); // one extent
-    data.writeUInt32BE(offset, 14);
-    data.writeUInt32BE(exif.length, 18);
+    data.writeUInt16BE(2, 6); // two items
+    let at = 8;
+    for (const [id, start, length] of [
+      [1, offset, exif.length],
+      [2, offset + exif.length, xmp.length],
+    ] as const) {
+      data.writeUInt16BE(id, at);
+      data.writeUInt16BE(1, at + 4); // one extent
+      data.writeUInt32BE(start, at + 6);
+      data.writeUInt32BE(length, at + 10);
+      at += 14;
+    }
     return box('iloc', data);
   };
   const ftyp = box('ftyp', Buffer.from('heic\0\0\0\0mif1heic', 'binary'));
@@ -129,7 +145,7 @@ export function heic(): Buffer {
   return Buffer.concat([
     ftyp,
     meta(mdatStart),
-    box('mdat', Buffer.concat([exif, Buffer.alloc(64, 7)])),
+    box('mdat', Buffer.concat([exif, xmp, Buffer.alloc(64, 7)])),
   ]);
 }
 

@@ -70,7 +70,7 @@ export function cleanImage(bytes: Buffer, type: PhotoContentType): CleanImage {
     case 'image/heic':
     case 'image/heif':
       try {
-        return { bytes: blankHeifExif(bytes), ...heifSize(bytes) };
+        return { bytes: blankHeifMetadata(bytes), ...heifSize(bytes) };
       } catch (error) {
         // A size or offset that points past the end of the file.
         if (error instanceof RangeError) throw new ImageError('The HEIF image is damaged.');
@@ -242,16 +242,17 @@ function readSized(bytes: Buffer, at: number, size: number): number {
 }
 
 /**
- * HEIF keeps EXIF (with the GPS position) as an item of type `Exif` whose bytes the `iloc` box
- * locates by file offset. Rewriting the box tree to remove it would move every offset, so the
- * item's bytes are overwritten with zeros instead: the structure stays valid, the metadata is
- * gone. XMP (a `mime` item) is left, as are images whose `iloc` the parser does not follow
- * (items in an `idat` box, or in another file): both are rare from a phone's camera.
+ * HEIF keeps EXIF (with the GPS position) as an item of type `Exif`, and XMP (which may repeat
+ * the position) as a `mime` item of type `application/rdf+xml`, whose bytes the `iloc` box
+ * locates by file offset. Rewriting the box tree to remove them would move every offset, so the
+ * items' bytes are overwritten with zeros instead: the structure stays valid, the metadata is
+ * gone. Left are items whose `iloc` the parser does not follow (in an `idat` box, or in another
+ * file): rare from a phone's camera.
  */
 /** More item extents than any camera writes (an iPhone's HEIC has a few dozen). */
 const MAX_HEIF_EXTENTS = 100_000;
 
-function blankHeifExif(original: Buffer): Buffer {
+function blankHeifMetadata(original: Buffer): Buffer {
   const bytes = Buffer.from(original);
   const meta = boxes(bytes, 0, bytes.length).find((box) => box.type === 'meta');
   if (!meta) return bytes;
@@ -260,7 +261,7 @@ function blankHeifExif(original: Buffer): Buffer {
   const iinf = children.find((box) => box.type === 'iinf');
   const iloc = children.find((box) => box.type === 'iloc');
   if (!iinf || !iloc) return bytes;
-  const exifItems = new Set<number>();
+  const metadataItems = new Set<number>();
   const iinfVersion = bytes[iinf.start]!;
   const entriesAt = iinf.start + 4 + (iinfVersion === 0 ? 2 : 4);
   for (const infe of boxes(bytes, entriesAt, iinf.end)) {
@@ -269,9 +270,15 @@ function blankHeifExif(original: Buffer): Buffer {
     if (version < 2) continue;
     const idSize = version === 2 ? 2 : 4;
     const id = readSized(bytes, infe.start + 4, idSize);
-    if (ascii(bytes, infe.start + 4 + idSize + 2, 4) === 'Exif') exifItems.add(id);
+    const typeAt = infe.start + 4 + idSize + 2;
+    const type = ascii(bytes, typeAt, 4);
+    if (
+      type === 'Exif' ||
+      (type === 'mime' && mimeContentType(bytes, typeAt + 4, infe.end) === xmpType)
+    )
+      metadataItems.add(id);
   }
-  if (exifItems.size === 0) return bytes;
+  if (metadataItems.size === 0) return bytes;
   const version = bytes[iloc.start]!;
   let at = iloc.start + 4;
   const offsetSize = bytes[at]! >> 4;
@@ -314,11 +321,28 @@ function blankHeifExif(original: Buffer): Buffer {
       const length = readSized(bytes, at, lengthSize);
       at += lengthSize;
       const start = baseOffset + offset;
-      if (exifItems.has(id) && construction === 0 && length > 0 && start + length <= bytes.length)
+      if (
+        metadataItems.has(id) &&
+        construction === 0 &&
+        length > 0 &&
+        start + length <= bytes.length
+      )
         bytes.fill(0, start, start + length);
     }
   }
   return bytes;
+}
+
+const xmpType = 'application/rdf+xml';
+
+/** A `mime` item's content type: after the item's name, both ending in a zero byte in its box. */
+function mimeContentType(bytes: Buffer, nameAt: number, end: number): string | null {
+  const box = bytes.subarray(nameAt, Math.min(end, bytes.length));
+  const nameEnd = box.indexOf(0);
+  const typeEnd = nameEnd === -1 ? -1 : box.indexOf(0, nameEnd + 1);
+  // A content type is a few dozen characters; a longer one is not XMP's.
+  if (typeEnd === -1 || typeEnd - nameEnd > 128) return null;
+  return box.toString('latin1', nameEnd + 1, typeEnd);
 }
 
 /** An image whose type was recognised but whose structure is broken: refused, not stored. */
