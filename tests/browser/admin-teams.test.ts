@@ -5,7 +5,7 @@ import {
   startAuthEnvironment,
   type AuthEnvironment,
 } from './auth-support';
-import { expectAccessible, expectAccessibleOnceShown } from '../support/browser';
+import { expectAccessible, expectAccessibleOnceShown, tabTo } from '../support/browser';
 
 let env: AuthEnvironment;
 
@@ -28,7 +28,7 @@ const url = (path: string) => `${env.api.url}${path}`;
 async function team(name: string) {
   return env.database.db
     .selectFrom('teams')
-    .select(['id', 'permission_levels', 'is_active', 'custom_content', 'time_zone'])
+    .select(['id', 'permission_levels', 'is_active', 'custom_content', 'time_zone', 'record_media'])
     .where('team_name', '=', name)
     .executeTakeFirst();
 }
@@ -186,6 +186,28 @@ describe('the team admin screens', { timeout: 240_000 }, () => {
     }
     await expectAccessible(dispatcher.page, 'dispatcher user menu with team links');
     await dispatcher.context.close();
+  });
+
+  it('let a team admin switch video recording on and off with the keyboard alone', async () => {
+    const { page, context } = await newPage(env.browser);
+    await signInWithForm(page, env.api.url, 'teamadmin@neighbour-county.test');
+    const own = await team('Neighbouring County');
+    expect(own?.record_media).toBe(false);
+    await page.goto(url(`/admin/teams/${own!.id}/edit`));
+    await page.getByRole('heading', { level: 1, name: 'Team: Neighbouring County' }).waitFor();
+    const recording = page.getByRole('switch', { name: 'Record video as evidence' });
+    await tabTo(page, recording);
+    await page.keyboard.press('Space');
+    await page.getByRole('alert').filter({ hasText: 'Video recording setting saved' }).waitFor();
+    await expect.poll(async () => (await team('Neighbouring County'))?.record_media).toBe(true);
+    expect(await recording.isChecked()).toBe(true);
+    await expectAccessible(page, 'video recording switched on, team admin');
+    // Still focused once saved: Space again turns it off.
+    await expect.poll(() => recording.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await team('Neighbouring County'))?.record_media).toBe(false);
+    await expect.poll(() => recording.isChecked()).toBe(false);
+    await context.close();
   });
 
   it('refuse the API page to a team admin without the enterprise level', async () => {

@@ -273,8 +273,12 @@ function RecordMediaSwitch({ team }: { team: ManagedTeam }) {
         label="Record video as evidence"
         description="Live video from callers is recorded and kept with the session's photos, exported and deleted with its history."
         checked={team.recordMedia}
-        disabled={save.isPending}
-        onChange={(event) => save.mutate({ recordMedia: event.currentTarget.checked })}
+        // Not disabled while saving: a disabled switch drops the keyboard focus. A second press
+        // meanwhile is ignored instead, and announced as busy.
+        aria-busy={save.isPending}
+        onChange={(event) => {
+          if (!save.isPending) save.mutate({ recordMedia: event.currentTarget.checked });
+        }}
       />
       {save.isError && (
         <Alert color="red" role="alert">
