@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
 import {
@@ -23,6 +23,15 @@ import { trackingHelpers } from './tracking-support';
  * a play position that moves), with its bitrate and frame rate; a snapshot is stored; either
  * side stops it; a decline is shown to the dispatcher. axe checks each new view.
  */
+/** The dispatcher asks for video, the caller allows, and frames arrive with a width. */
+async function videoPlaying(dispatcher: Page, caller: Page): Promise<void> {
+  await mediaPanel(dispatcher).getByRole('button', { name: 'Request video' }).click();
+  await caller.getByRole('button', { name: en.mediaAllowButton }).click();
+  await expect
+    .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
+    .toBeGreaterThan(0);
+}
+
 describe('live video from the caller', { timeout: 300_000 }, () => {
   let env: AuthEnvironment;
   let browser: Browser;
@@ -116,14 +125,44 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
     await close();
   });
 
+  it('a caller whose page reloads mid-video: the dashboard says the video was lost, and may ask again', async () => {
+    const { dispatcher, caller, close } = await trackedCaller('+12025550188');
+    const panel = mediaPanel(dispatcher);
+    await videoPlaying(dispatcher, caller);
+
+    // A reload ends the page's camera: the dispatcher is not left watching a frozen picture.
+    await caller.reload();
+    await logPanel(dispatcher)
+      .getByText("Video stopped: the caller's page was reloaded")
+      .waitFor({ timeout: 20_000 });
+    await dispatcher.locator('video[data-caller-video]').waitFor({ state: 'detached' });
+    expect(await caller.locator('[data-camera-on]').count()).toBe(0);
+
+    // Asked again, the reloaded page shows the request, and the video comes back.
+    await videoPlaying(dispatcher, caller);
+    const restarted = await videoProgress(dispatcher);
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).frames, { timeout: 10_000 })
+      .toBeGreaterThan(restarted.frames);
+
+    // The phone's browser closes without a word: the dashboard's connection fails, and says so
+    // rather than keep a frozen picture.
+    await caller.close();
+    await panel
+      .getByRole('alert')
+      .filter({ hasText: 'The video connection was lost' })
+      .waitFor({ timeout: 60_000 });
+    await dispatcher.locator('video[data-caller-video]').evaluate((video: HTMLVideoElement) => {
+      if (video.srcObject !== null) throw new Error('the video still shows the old stream');
+    });
+    await expectAccessible(dispatcher, 'dashboard: the video connection lost');
+    await close();
+  });
+
   it('the dispatcher takes a snapshot, which the gallery shows, and stops the video', async () => {
     const { dispatcher, caller, close } = await trackedCaller('+12025550192');
     const panel = mediaPanel(dispatcher);
-    await panel.getByRole('button', { name: 'Request video' }).click();
-    await caller.getByRole('button', { name: en.mediaAllowButton }).click();
-    await expect
-      .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
-      .toBeGreaterThan(0);
+    await videoPlaying(dispatcher, caller);
 
     await panel.getByRole('button', { name: 'Snapshot' }).click();
     await panel.getByText('Snapshot saved with the session.').waitFor();
@@ -149,12 +188,7 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
 
   it('a second dashboard of the session watches too (one connection each), and leaves', async () => {
     const { dispatcher, caller, close } = await trackedCaller('+12025550196');
-    const panel = mediaPanel(dispatcher);
-    await panel.getByRole('button', { name: 'Request video' }).click();
-    await caller.getByRole('button', { name: en.mediaAllowButton }).click();
-    await expect
-      .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
-      .toBeGreaterThan(0);
+    await videoPlaying(dispatcher, caller);
 
     // The same dispatcher in a second window: it rejoins the active session, whose replay says
     // the video runs, and watches it as a second viewer.
@@ -192,11 +226,7 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
       },
     });
     const panel = mediaPanel(dispatcher);
-    await panel.getByRole('button', { name: 'Request video' }).click();
-    await caller.getByRole('button', { name: en.mediaAllowButton }).click();
-    await expect
-      .poll(async () => (await videoProgress(dispatcher)).width, { timeout: 30_000 })
-      .toBeGreaterThan(0);
+    await videoPlaying(dispatcher, caller);
 
     // Under 3 fps for 8 s: the page says so to the caller and sends a still every 3 s.
     await caller.getByText(en.cameraStills).first().waitFor({ timeout: 30_000 });
@@ -211,6 +241,31 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
       .toBeGreaterThan(0);
     await expectAccessible(dispatcher, 'dashboard: stills');
     await expectAccessible(caller, 'caller: stills');
+    await close();
+  });
+
+  it('a caller who allows but whose phone will not open the camera: the dispatcher is told which', async () => {
+    // The browser refuses the camera, as one blocked in its settings does.
+    const { dispatcher, caller, close } = await trackedCaller('+12025550189', {
+      initScript: () => {
+        navigator.mediaDevices.getUserMedia = () =>
+          Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+      },
+    });
+    const panel = mediaPanel(dispatcher);
+    await panel.getByRole('button', { name: 'Request video' }).click();
+    await caller.getByRole('button', { name: en.mediaAllowButton }).click();
+    await caller.getByText(en.cameraBlocked).first().waitFor();
+    expect(await caller.locator('[data-camera-on]').count()).toBe(0);
+
+    // Not "declined": the caller said yes; the dispatcher asks for photos instead.
+    await logPanel(dispatcher)
+      .getByText('Caller allowed video, but their phone did not open the camera')
+      .waitFor();
+    expect(await logPanel(dispatcher).getByText('Caller declined video').count()).toBe(0);
+    await expect
+      .poll(() => panel.getByRole('button', { name: 'Request photo' }).isEnabled())
+      .toBe(true);
     await close();
   });
 

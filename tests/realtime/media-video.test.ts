@@ -1,7 +1,7 @@
 import { openSession, type OpenedSession } from '@locus/api';
 import { callerTexts, closeCodes, mediaLimits, realtimeLimits } from '@locus/contract';
 import { sql } from 'kysely';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, testRedisPrefix, type TestApi } from '../support/api';
 import { freshDatabase, type TestDatabase } from '../support/database';
@@ -413,6 +413,62 @@ describe('live video signalling', () => {
       caller.send('video-signal', { viewerId, signal: candidate(n) });
     expect(await caller.closed()).toBe(closeCodes.tryAgainLater);
     await dispatcher.close();
+  });
+
+  it('says again what a page’s video is after a reconnect: news only, and never another tab’s', async () => {
+    const session = await newSession();
+    const callerId = callerIdOf(session);
+    const dispatcher = await dispatcherOn(apiA, session);
+    const caller = await callerOn(apiB, session);
+    const [first, otherTab, second, missed] = Array.from({ length: 4 }, () => randomUUID());
+    caller.send('video-state', { state: 'started', videoId: first });
+    await dispatcher.count('video-state', 1);
+    await watching(dispatcher, caller, session);
+    const states = () =>
+      dispatcher
+        .of('video-state')
+        .map((f) => `${f.data.state as string} by ${f.data.by as string}`);
+
+    // Another tab of the same link, with an old video of its own: neither its stop nor its
+    // start is about the video that runs. Then the first tab, reloaded: its video is gone.
+    const reloaded = await callerOn(apiA, session);
+    reloaded.send('video-state', { state: 'stopped', videoId: otherTab, resent: true });
+    reloaded.send('video-state', { state: 'started', videoId: otherTab, resent: true });
+    reloaded.send('video-state', { state: 'stopped', videoId: first, resent: true });
+    await dispatcher.count('video-state', 2);
+    expect(states()).toEqual(['started by caller', 'stopped by network']);
+    dispatcher.send('video-watch', { callerId });
+    await errorOf(dispatcher, 'conflict');
+
+    // The dispatcher stops a video while the page that films it is away; when it comes back
+    // saying it still films, it is told to stop, and nothing is announced.
+    reloaded.send('video-state', { state: 'started', videoId: second });
+    await dispatcher.count('video-state', 3);
+    dispatcher.send('video-stop', { callerId });
+    await dispatcher.count('video-state', 4);
+    const away = await callerOn(apiB, session);
+    const stopsBefore = away.countOf('video-stop');
+    away.send('video-state', { state: 'started', videoId: second, resent: true });
+    await away.count('video-stop', stopsBefore + 1);
+
+    // A start sent while the socket was down, said again: news once, not twice. A stop of a
+    // video that is not running is not news either.
+    away.send('video-state', { state: 'started', videoId: missed, resent: true });
+    away.send('video-state', { state: 'started', videoId: missed, resent: true });
+    away.send('video-state', { state: 'stopped', videoId: missed });
+    away.send('video-state', { state: 'stopped', videoId: missed });
+    away.send('video-state', { state: 'started' });
+    await dispatcher.count('video-state', 7);
+    expect(states()).toEqual([
+      'started by caller',
+      'stopped by network',
+      'started by caller',
+      'stopped by dispatcher',
+      'started by caller',
+      'stopped by caller',
+      'started by caller',
+    ]);
+    await Promise.all([dispatcher.close(), caller.close(), reloaded.close(), away.close()]);
   });
 
   it('stops the video when the dispatcher stops it, and when the session ends', async () => {

@@ -60,6 +60,14 @@ export const PhotoContentType = z.enum(photoContentTypes);
 export const MediaKind = z.enum(['video', 'photo']);
 export type MediaKind = z.infer<typeof MediaKind>;
 
+/**
+ * The caller's answer to a request. `camera-unavailable`: the caller allowed video, but the
+ * phone did not open its camera (blocked in the browser's settings, or in use by another app);
+ * nothing was sent, and the dispatcher may ask for photos instead.
+ */
+export const MediaAnswer = z.enum(['allowed', 'declined', 'camera-unavailable']);
+export type MediaAnswer = z.infer<typeof MediaAnswer>;
+
 /** One RTCIceServer, as the browser takes it. */
 export const IceServer = z
   .object({
@@ -177,7 +185,7 @@ export const mediaSessionEvents = {
     callerId,
     kind: MediaKind,
     requestId: z.string().uuid(),
-    answer: z.enum(['allowed', 'declined']),
+    answer: MediaAnswer,
     /** Video: whether the caller allowed sound as well. */
     audio: z.boolean(),
   }),
@@ -228,12 +236,24 @@ export const mediaCallerClientEvents = {
   'media-answer': z
     .object({
       requestId: z.string().uuid(),
-      answer: z.enum(['allowed', 'declined']),
+      answer: MediaAnswer,
       audio: z.boolean().default(false),
     })
     .strict(),
-  /** The video runs (`started`), has fallen back to stills, or was stopped by the caller. */
-  'video-state': z.object({ state: z.enum(['started', 'stopped', 'stills']) }).strict(),
+  /**
+   * The video runs (`started`), has fallen back to stills, or was stopped by the caller.
+   * `videoId` names one camera opening (a new one per Allow, kept by the page's tab across a
+   * reload). With `resent`, the page says again, after its socket (re)opened, what that video
+   * is now: the server announces it only when it is news (a reloaded page's `stopped` is
+   * announced `by: 'network'`), and answers `video-stop` to a video that was stopped meanwhile.
+   */
+  'video-state': z
+    .object({
+      state: z.enum(['started', 'stopped', 'stills']),
+      videoId: z.string().uuid().optional(),
+      resent: z.boolean().optional(),
+    })
+    .strict(),
   /** A signal to one viewer. */
   'video-signal': z.object({ viewerId, signal: VideoSignal }).strict(),
 } as const;

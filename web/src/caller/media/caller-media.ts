@@ -1,3 +1,4 @@
+import type { MediaAnswer } from '@locus/contract';
 import type { MediaClientFrame, MediaServerFrame } from '../caller-socket';
 import { callerMediaLimits } from './media-limits';
 import { preparePhoto, toJpeg, uploadPicture, type PreparedPicture } from './photo';
@@ -60,12 +61,22 @@ export class CallerMedia {
   private readonly waitingViewers = new Map<string, Request['iceServers']>();
   private stillInFlight = false;
   private unsentAnswer: MediaClientFrame | null = null;
+  /** The caller's Stop video found the socket down: said as theirs when it opens again. */
+  private unsentStop = false;
   private gone = false;
+  /**
+   * The id of this tab's camera opening while it runs, kept in the tab's session storage: a
+   * reload finds it there, with no camera, and says that video is gone. Another tab of the same
+   * link has its own, so it never stops this one's.
+   */
+  private videoId: string | null;
 
   constructor(
     private readonly token: string,
     private readonly send: (frame: MediaClientFrame) => boolean,
-  ) {}
+  ) {
+    this.videoId = readVideoId(token);
+  }
 
   readonly getState = (): MediaState => this.state;
 
@@ -74,9 +85,29 @@ export class CallerMedia {
     return () => this.listeners.delete(listener);
   };
 
-  /** The socket (re)opened: an answer given while it was down goes now. */
+  /**
+   * The socket (re)opened: an answer given while it was down goes now, and what this tab's video
+   * is now is said again (`resent`), if it had one. The server announces it only when it is
+   * news (a state sent while the socket was down; on a reloaded page, a video gone with the old
+   * page), and answers `video-stop` to a video that was stopped meanwhile.
+   */
   readonly opened = (): void => {
     if (this.unsentAnswer && this.send(this.unsentAnswer)) this.unsentAnswer = null;
+    const videoId = this.videoId;
+    if (!videoId) return;
+    if (this.sender) {
+      const state = this.state.video === 'stills' ? 'stills' : 'started';
+      this.send({ event: 'video-state', data: { state, videoId, resent: true } });
+      return;
+    }
+    // The caller's own Stop, unsent, or a reload's camera gone with the old page.
+    const data = this.unsentStop
+      ? { state: 'stopped' as const, videoId }
+      : { state: 'stopped' as const, videoId, resent: true };
+    if (this.send({ event: 'video-state', data })) {
+      this.unsentStop = false;
+      this.setVideoId(null);
+    }
   };
 
   readonly onFrame = (frame: MediaServerFrame): void => {
@@ -102,6 +133,8 @@ export class CallerMedia {
       case 'video-stop':
         // The dispatcher stopped it, or tracking ended: the server has said so in the log.
         this.closeCamera('stopped');
+        this.unsentStop = false;
+        this.setVideoId(null);
         break;
     }
   };
@@ -123,15 +156,17 @@ export class CallerMedia {
       sender = await VideoSender.open(request.audio, {
         send: this.send,
         onStills: () => {
-          this.send({ event: 'video-state', data: { state: 'stills' } });
+          const videoId = this.videoId ?? undefined;
+          this.send({ event: 'video-state', data: { state: 'stills', videoId } });
           this.update({ video: 'stills' });
         },
         onStill: (canvas) => void this.sendStill(canvas),
       });
     } catch (error) {
-      // The phone refused the camera: the dispatcher learns it as a decline, the caller why.
+      // The phone refused the camera: the dispatcher learns that the caller said yes but the
+      // phone did not, and the caller why.
       console.warn('The camera did not open', error);
-      this.answer(request.requestId, 'declined', false);
+      this.answer(request.requestId, 'camera-unavailable', false);
       this.update({ video: 'blocked' });
       return;
     }
@@ -142,8 +177,11 @@ export class CallerMedia {
       'allowed',
       request.audio && sender.stream.getAudioTracks().length > 0,
     );
-    // The server lets dashboards watch once it has this: they ask, and it names them here.
-    this.send({ event: 'video-state', data: { state: 'started' } });
+    // The server lets dashboards watch once it has this: they ask, and it names them here. A new
+    // camera opening, a new id (sent again on reconnect if this is lost).
+    const videoId = crypto.randomUUID();
+    this.setVideoId(videoId);
+    this.send({ event: 'video-state', data: { state: 'started', videoId } });
     this.update({ video: 'live', stream: sender.stream });
     for (const [viewerId, iceServers] of this.waitingViewers)
       void sender.addViewer(viewerId, iceServers);
@@ -171,7 +209,9 @@ export class CallerMedia {
   readonly stopVideo = (): void => {
     if (!this.sender) return;
     this.closeCamera('stopped');
-    this.send({ event: 'video-state', data: { state: 'stopped' } });
+    const videoId = this.videoId ?? undefined;
+    this.unsentStop = !this.send({ event: 'video-state', data: { state: 'stopped', videoId } });
+    if (!this.unsentStop) this.setVideoId(null);
   };
 
   /** Picked photos, up to what may still be sent; each is prepared and sent in turn. */
@@ -245,6 +285,16 @@ export class CallerMedia {
     }
   }
 
+  private setVideoId(videoId: string | null): void {
+    this.videoId = videoId;
+    try {
+      if (videoId) sessionStorage.setItem(videoIdKey(this.token), videoId);
+      else sessionStorage.removeItem(videoIdKey(this.token));
+    } catch {
+      // See readVideoId.
+    }
+  }
+
   private closeCamera(next: VideoPhase): void {
     this.waitingViewers.clear();
     const sender = this.sender;
@@ -255,7 +305,7 @@ export class CallerMedia {
   }
 
   /** Sent now, or when the socket opens again: the dispatcher is waiting for it. */
-  private answer(requestId: string, answer: 'allowed' | 'declined', audio: boolean): void {
+  private answer(requestId: string, answer: MediaAnswer, audio: boolean): void {
     const frame: MediaClientFrame = { event: 'media-answer', data: { requestId, answer, audio } };
     this.unsentAnswer = this.send(frame) ? null : frame;
   }
@@ -272,5 +322,16 @@ export class CallerMedia {
     if (this.gone) return;
     this.state = { ...this.state, ...patch };
     for (const listener of this.listeners) listener();
+  }
+}
+
+const videoIdKey = (token: string) => `locus.video.${token.slice(0, 24)}`;
+
+function readVideoId(token: string): string | null {
+  try {
+    return sessionStorage.getItem(videoIdKey(token));
+  } catch {
+    // Storage blocked (a private window on some phones): a reload then cannot say it.
+    return null;
   }
 }

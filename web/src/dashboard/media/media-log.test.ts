@@ -21,6 +21,10 @@ describe('mediaLogMessage', () => {
           event: 'media-answered',
           data: { ...base, kind: 'photo', audio: false, requestId, answer: 'allowed' },
         },
+        {
+          event: 'media-answered',
+          data: { ...base, kind: 'video', audio: false, requestId, answer: 'camera-unavailable' },
+        },
         { event: 'video-state', data: { ...base, state: 'stopped', by: 'caller' } },
         { event: 'video-state', data: { ...base, state: 'stills', by: 'caller' } },
       ] satisfies MediaFrame[]
@@ -29,6 +33,7 @@ describe('mediaLogMessage', () => {
       'Requested video with sound from the caller',
       'Caller declined video',
       'Caller allowed photos',
+      'Caller allowed video, but their phone did not open the camera (blocked or in use): ask for photos instead',
       'Caller stopped the video',
       "Caller's video is too slow: showing still pictures instead",
     ]);

@@ -23,6 +23,8 @@ export function mediaLogMessage(frame: MediaFrame): string | null {
     case 'media-requested':
       return `Requested ${what(frame.data.kind, frame.data.audio)} from the caller`;
     case 'media-answered':
+      if (frame.data.answer === 'camera-unavailable')
+        return 'Caller allowed video, but their phone did not open the camera (blocked or in use): ask for photos instead';
       return frame.data.answer === 'allowed'
         ? `Caller allowed ${what(frame.data.kind, frame.data.audio)}`
         : `Caller declined ${what(frame.data.kind, false)}`;
@@ -32,7 +34,8 @@ export function mediaLogMessage(frame: MediaFrame): string | null {
       if (state === 'stills') return "Caller's video is too slow: showing still pictures instead";
       if (by === 'dispatcher') return 'Video stopped by the dispatcher';
       if (by === 'session-ended') return 'Video stopped: tracking ended';
-      if (by === 'network') return "Video stopped: the caller's connection was lost";
+      // The page came back without its camera (reloaded, or reopened from the text).
+      if (by === 'network') return "Video stopped: the caller's page was reloaded";
       return 'Caller stopped the video';
     }
     case 'photo-added': {

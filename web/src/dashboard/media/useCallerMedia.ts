@@ -10,6 +10,9 @@ import { isMediaFrame, mediaLogMessage } from './media-log';
 import { StreamRecorder } from './recorder';
 
 export type VideoState = 'off' | 'started' | 'stills' | 'stopped';
+
+const videoConnectionLost =
+  "The video connection was lost. If the caller's page has closed, press Stop video and ask again.";
 type Signal = Extract<MediaServerFrame, { event: 'video-signal' }>['data']['signal'];
 
 /** A picture as the gallery lists it: the URL once the media list has given one. */
@@ -139,7 +142,20 @@ export function useCallerMedia({
       viewer.current = next;
       // Receive only: the dispatcher sends nothing to the caller's phone.
       pc.ontrack = (event) => {
-        if (viewer.current === next) setStream(event.streams[0] ?? new MediaStream([event.track]));
+        if (viewer.current !== next) return;
+        setStream(event.streams[0] ?? new MediaStream([event.track]));
+        setProblem((shown) => (shown === videoConnectionLost ? null : shown));
+      };
+      // The connection died under a video the server still calls running: the caller's page
+      // closed without a word, or a network between failed. Not a frozen picture: say so, and
+      // ask for a new connection (a page still filming answers it; a closed one never does).
+      pc.onconnectionstatechange = () => {
+        if (viewer.current !== next || pc.connectionState !== 'failed') return;
+        closeViewer();
+        setProblem(videoConnectionLost);
+        const target = live.current.callerId;
+        const state = target ? videoStatesRef.current[target] : undefined;
+        if (target === frame.callerId && (state === 'started' || state === 'stills')) watch(target);
       };
       pc.onicecandidate = ({ candidate }) => {
         const json = candidate?.toJSON();
@@ -155,7 +171,7 @@ export function useCallerMedia({
         });
       };
     },
-    [closeViewer, sendSignal],
+    [closeViewer, sendSignal, watch],
   );
 
   const onSignal = useCallback(
@@ -209,6 +225,7 @@ export function useCallerMedia({
               if (state === 'stopped') {
                 if (viewer.current?.callerId === from) closeViewer();
                 setStill(null);
+                setProblem((shown) => (shown === videoConnectionLost ? null : shown));
               } else if (joined.current && from === live.current.callerId) watch(from);
               break;
             }

@@ -107,12 +107,27 @@ export class CallerMedia {
     if (!body.success)
       return this.output.reject('invalid-frame', 'Invalid video-state.', zodIssues(body.error));
     const { sessionId, callerId } = this.grant;
+    const { state, videoId = '', resent = false } = body.data;
     // Stored before it is announced: a dispatcher who watches on seeing it finds the video running.
-    await this.context.media.setVideoState(sessionId, callerId, body.data.state);
-    await publishSessionEvent(this.context, this.grant, 'video-state', {
-      state: body.data.state,
-      by: 'caller',
+    const { outcome, undo } = await this.context.media.reportVideo(sessionId, callerId, {
+      state,
+      videoId,
+      resent,
     });
+    // A video stopped while the page was away (the dispatcher's Stop did not reach it).
+    if (outcome === 'stop-page') return this.output.send(frame('video-stop', {}));
+    if (outcome === 'quiet') return;
+    try {
+      await publishSessionEvent(this.context, this.grant, 'video-state', {
+        state,
+        // Said again without a video: the page was reloaded, and its camera went with it.
+        by: resent && state === 'stopped' ? 'network' : 'caller',
+      });
+    } catch (error) {
+      // The page says it again after reconnecting: it must be news then too.
+      await undo().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** `video-signal` to one viewer of this caller: refused unless it is one. */

@@ -30,6 +30,17 @@ export interface OpenRequest {
 
 export type VideoState = 'started' | 'stills';
 
+/** What a report of the caller's video leads to (see REPORT_VIDEO_SCRIPT). */
+export type VideoReportOutcome = 'announce' | 'quiet' | 'stop-page';
+
+export interface VideoReport {
+  state: VideoState | 'stopped';
+  /** The camera opening it is about; '' when the page named none. */
+  videoId: string;
+  /** Said again after the page's socket (re)opened. */
+  resent: boolean;
+}
+
 /**
  * An unanswered request waits this long for a caller who is offline or reloading; after that
  * the dispatcher asks again (a request is never repeated by itself).
@@ -91,6 +102,66 @@ redis.call('DEL', KEYS[1])
 return open
 `;
 
+/**
+ * A report of the caller's video (ARGV[1]): state ARGV[2] of the camera opening ARGV[3] ('' for
+ * none named), said again after a reconnect when ARGV[4] is '1'. KEYS[1]: the running videos
+ * (`<state>|<videoId>` by caller), KEYS[2]: the caller's viewers, KEYS[3]: the last video
+ * stopped, by caller. Returns { what to do, the running entry it replaced or '' }: `announce`,
+ * `quiet` (not news: the same state again, a stop of a video not running, another video's
+ * report), or `stop-page` (that video was stopped while the page was away: tell it to stop).
+ * One step, so of two reports of the same change only one finds it new.
+ */
+const REPORT_VIDEO_SCRIPT = `
+local running = redis.call('HGET', KEYS[1], ARGV[1])
+local runState, runId = nil, nil
+if running then
+  local bar = string.find(running, '|', 1, true)
+  if bar then
+    runState = string.sub(running, 1, bar - 1)
+    runId = string.sub(running, bar + 1)
+  else
+    runState = running
+    runId = ''
+  end
+end
+local state, id, resent = ARGV[2], ARGV[3], ARGV[4] == '1'
+local previous = running or ''
+if state == 'stopped' then
+  if not running then return {'quiet', previous} end
+  if id ~= '' and runId ~= '' and id ~= runId then return {'quiet', previous} end
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[3], ARGV[1], runId)
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  return {'announce', previous}
+end
+local function run()
+  redis.call('HSET', KEYS[1], ARGV[1], state .. '|' .. id)
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  return {'announce', previous}
+end
+-- A camera opened: always news (dashboards watch it anew).
+if state == 'started' and not resent then return run() end
+if running and runId == id then
+  if runState == state then return {'quiet', previous} end
+  return run()
+end
+if id ~= '' and redis.call('HGET', KEYS[3], ARGV[1]) == id then return {'stop-page', previous} end
+if running then return {'quiet', previous} end
+return run()
+`;
+
+/** Puts back the running entry a report replaced (ARGV[2], '' for none): its event failed. */
+const RESTORE_VIDEO_SCRIPT = `
+if ARGV[2] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+return 1
+`;
+
 /** Takes the whole running-video hash: only one instance gets it when a session ends. */
 const TAKE_VIDEO_SCRIPT = `
 local all = redis.call('HGETALL', KEYS[1])
@@ -118,6 +189,22 @@ type MediaRedis = Redis & {
   ): Promise<number>;
   locusMediaTakeRequest(key: string, requestId: string): Promise<string | null>;
   locusMediaTakeVideo(key: string): Promise<string[]>;
+  locusMediaReportVideo(
+    video: string,
+    viewers: string,
+    stopped: string,
+    callerId: string,
+    state: string,
+    videoId: string,
+    resent: string,
+    seconds: number,
+  ): Promise<[VideoReportOutcome, string]>;
+  locusMediaRestoreVideo(
+    video: string,
+    callerId: string,
+    previous: string,
+    seconds: number,
+  ): Promise<number>;
 };
 
 /** What crosses instances on the media channel: a frame for a caller's or a viewer's socket. */
@@ -155,6 +242,8 @@ export class MediaRelay {
     redis.defineCommand('locusMediaRelay', { numberOfKeys: 1, lua: RELAY_SCRIPT });
     redis.defineCommand('locusMediaTakeRequest', { numberOfKeys: 1, lua: TAKE_REQUEST_SCRIPT });
     redis.defineCommand('locusMediaTakeVideo', { numberOfKeys: 1, lua: TAKE_VIDEO_SCRIPT });
+    redis.defineCommand('locusMediaReportVideo', { numberOfKeys: 3, lua: REPORT_VIDEO_SCRIPT });
+    redis.defineCommand('locusMediaRestoreVideo', { numberOfKeys: 1, lua: RESTORE_VIDEO_SCRIPT });
     this.redis = redis as MediaRedis;
     this.channel = `${prefix}control:media`;
   }
@@ -163,6 +252,7 @@ export class MediaRelay {
   private requestKey = (sessionId: string, callerId: string) =>
     `${this.prefix}media:{${sessionId}}:request:${callerId}`;
   private videoKey = (sessionId: string) => `${this.prefix}media:{${sessionId}}:video`;
+  private stoppedKey = (sessionId: string) => `${this.prefix}media:{${sessionId}}:stopped`;
   private viewersKey = (sessionId: string, callerId: string) =>
     `${this.prefix}media:{${sessionId}}:viewers:${callerId}`;
 
@@ -287,27 +377,35 @@ export class MediaRelay {
 
   // --- Video
 
-  /** The caller's video runs (or stills), or stopped (then its viewers are dropped). */
-  async setVideoState(
+  /**
+   * A report of the caller's video, stored (a stop drops its viewers) if it is news; see
+   * REPORT_VIDEO_SCRIPT. `undo` puts back what it replaced, for an event that failed.
+   */
+  async reportVideo(
     sessionId: string,
     callerId: string,
-    state: VideoState | 'stopped',
-  ): Promise<void> {
+    report: VideoReport,
+  ): Promise<{ outcome: VideoReportOutcome; undo: () => Promise<void> }> {
     const video = this.videoKey(sessionId);
-    if (state === 'stopped') {
-      await this.redis
-        .multi()
-        .hdel(video, callerId)
-        .del(this.viewersKey(sessionId, callerId))
-        .exec();
-      return;
-    }
-    await this.redis.multi().hset(video, callerId, state).expire(video, videoStateSeconds).exec();
+    const [outcome, previous] = await this.redis.locusMediaReportVideo(
+      video,
+      this.viewersKey(sessionId, callerId),
+      this.stoppedKey(sessionId),
+      callerId,
+      report.state,
+      report.videoId,
+      report.resent ? '1' : '0',
+      videoStateSeconds,
+    );
+    const undo = async () => {
+      await this.redis.locusMediaRestoreVideo(video, callerId, previous, videoStateSeconds);
+    };
+    return { outcome, undo };
   }
 
   /** A dispatcher stops the caller's video: every viewer goes, and the caller's page is told. */
   async stopVideo(sessionId: string, callerId: string): Promise<void> {
-    await this.setVideoState(sessionId, callerId, 'stopped');
+    await this.reportVideo(sessionId, callerId, { state: 'stopped', videoId: '', resent: false });
     await this.toCaller(sessionId, callerId, frame('video-stop', {}));
   }
 
