@@ -1,7 +1,7 @@
 import { verifyEvidence, type EvidenceFile } from '@locus/client/evidence';
 import { localStorage } from '../../services/worker/src/providers/storage';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -68,6 +68,60 @@ async function exportOf(sessionId: string) {
   }
 }
 
+/** A dashboard's recording of the session's video: two chunks, finished. */
+async function recordVideo(sessionId: string, token: string) {
+  const callerId = (
+    await stack.database.db
+      .selectFrom('session_callers')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .executeTakeFirstOrThrow()
+  ).id;
+  const started = await call<{ id: string }>(
+    stack.api,
+    'POST',
+    `/api/v1/sessions/${sessionId}/recordings`,
+    { token, body: { callerId, contentType: 'video/webm;codecs=vp8' } },
+  );
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const chunks = [
+    Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(300, 1)]),
+    Buffer.alloc(500, 2),
+  ];
+  for (const [index, chunk] of chunks.entries()) {
+    const sent = await upload(
+      stack.api,
+      `/api/v1/sessions/${sessionId}/recordings/${started.body.id}/chunks/${index}`,
+      chunk,
+      { token, method: 'PUT', contentType: 'video/webm' },
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  }
+  const finished = await fetch(
+    `${stack.api.url}/api/v1/sessions/${sessionId}/recordings/${started.body.id}/finish`,
+    { method: 'POST', headers: { authorization: `Bearer ${token}` } },
+  );
+  expect(finished.status).toBe(200);
+  const recording = (await finished.json()) as { id: string; sha256: string; bytes: number };
+  return { recording, chunks };
+}
+
+/** The dispatcher ends the session: its export is queued. */
+async function endSession(
+  sessionId: string,
+  token: string,
+  dispatcher: { closed(): Promise<number> },
+) {
+  const ended = await call(
+    stack.api,
+    'POST',
+    `/api/v1/location/set-date-time-completed/${sessionId}`,
+    { token, body: {} },
+  );
+  expect(ended.status).toBe(200);
+  await dispatcher.closed();
+}
+
 describe("a session's media as evidence", () => {
   it('exports the photos and the recording, chained by SHA-256, and purges them with the session', async () => {
     const { request, token, linkToken, dispatcher } = await sessionWithCaller(
@@ -84,49 +138,10 @@ describe("a session's media as evidence", () => {
     expect(second.status).toBe(201);
 
     // The dispatcher's dashboard records the received video (Demo County records media).
-    const callerId = (
-      await stack.database.db
-        .selectFrom('session_callers')
-        .select('id')
-        .where('session_id', '=', request.uuid)
-        .executeTakeFirstOrThrow()
-    ).id;
-    const started = await call<{ id: string }>(
-      stack.api,
-      'POST',
-      `/api/v1/sessions/${request.uuid}/recordings`,
-      { token, body: { callerId, contentType: 'video/webm;codecs=vp8' } },
-    );
-    expect(started.status, JSON.stringify(started.body)).toBe(201);
-    const chunks = [
-      Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(300, 1)]),
-      Buffer.alloc(500, 2),
-    ];
-    for (const [index, chunk] of chunks.entries()) {
-      const sent = await upload(
-        stack.api,
-        `/api/v1/sessions/${request.uuid}/recordings/${started.body.id}/chunks/${index}`,
-        chunk,
-        { token, method: 'PUT', contentType: 'video/webm' },
-      );
-      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    }
-    const finished = await fetch(
-      `${stack.api.url}/api/v1/sessions/${request.uuid}/recordings/${started.body.id}/finish`,
-      { method: 'POST', headers: { authorization: `Bearer ${token}` } },
-    );
-    expect(finished.status).toBe(200);
-    const recording = (await finished.json()) as { sha256: string; bytes: number };
+    const { recording, chunks } = await recordVideo(request.uuid, token);
     expect(recording).toMatchObject({ sha256: sha256(Buffer.concat(chunks)), bytes: 804 });
 
-    const ended = await call(
-      stack.api,
-      'POST',
-      `/api/v1/location/set-date-time-completed/${request.uuid}`,
-      { token, body: {} },
-    );
-    expect(ended.status).toBe(200);
-    await dispatcher.closed();
+    await endSession(request.uuid, token, dispatcher);
 
     // The export: every file beside the rows, each a `media` record of the verified chain.
     const exported = await exportOf(request.uuid);
@@ -189,5 +204,36 @@ describe("a session's media as evidence", () => {
       .where('action', '=', 'retention.purged')
       .execute();
     expect(audit.map((row) => row.detail)).toContainEqual(expect.objectContaining({ media: 3 }));
+  });
+
+  it('fails the export of a recording whose chunk was changed in storage, leaving no copy of it', async () => {
+    const { request, token, dispatcher } = await sessionWithCaller(stack.api, '+12025550182');
+    const { recording } = await recordVideo(request.uuid, token);
+    const second = await stack.database.db
+      .selectFrom('session_recording_chunks')
+      .select('storage_key')
+      .where('recording_id', '=', recording.id)
+      .where('index', '=', 1)
+      .executeTakeFirstOrThrow();
+    // The same length, other bytes: only the hash can tell.
+    writeFileSync(join(mediaDir, second.storage_key), Buffer.alloc(500, 9));
+
+    await endSession(request.uuid, token, dispatcher);
+    // The attempt fails (and is retried later, failing the same way).
+    const failure = async () =>
+      (
+        await stack.database.db
+          .selectFrom('session_exports')
+          .select(['state', 'last_error'])
+          .where('session_id', '=', request.uuid)
+          .executeTakeFirst()
+      )?.last_error ?? null;
+    await expect
+      .poll(failure, { timeout: 20_000 })
+      .toContain(`recording ${recording.id}: the stored chunks no longer match its SHA-256`);
+    const exported = existsSync(exportDir)
+      ? readdirSync(exportDir, { recursive: true }).map(String)
+      : [];
+    expect(exported.filter((name) => name.includes(recording.id))).toEqual([]);
   });
 });

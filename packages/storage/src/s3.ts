@@ -6,6 +6,7 @@ import {
   S3Client,
   type ServerSideEncryption,
 } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
 import type { ObjectStorage } from './index';
 
 export interface S3StorageOptions {
@@ -75,28 +76,67 @@ export function s3Storage(options: S3StorageOptions): ObjectStorage {
     maxAttempts: 3,
   });
 
+  const putObject = (
+    key: string,
+    body: string | Uint8Array | Readable,
+    contentType: string,
+    bytes?: number,
+  ) =>
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: objectKey(key),
+      Body: body,
+      ...(bytes === undefined ? {} : { ContentLength: bytes }),
+      ContentType: contentType,
+      ...(options.serverSideEncryption
+        ? { ServerSideEncryption: options.serverSideEncryption }
+        : {}),
+    });
+
   return {
     name: 's3',
     describe: (key) => `s3://${bucket}/${objectKey(key)}`,
     async put(key, body, contentType) {
       const deadline = AbortSignal.timeout(totalTimeoutMs);
       try {
-        await client.send(
-          new PutObjectCommand({
-            Bucket: bucket,
-            Key: objectKey(key),
-            Body: body,
-            ContentType: contentType,
-            ...(options.serverSideEncryption
-              ? { ServerSideEncryption: options.serverSideEncryption }
-              : {}),
-          }),
-          { abortSignal: deadline },
-        );
+        await client.send(putObject(key, body, contentType), { abortSignal: deadline });
       } catch (error) {
         if (deadline.aborted)
           throw storageError(new Error(`no answer within ${totalTimeoutMs} ms`), bucket, '');
         throw storageError(error, bucket, objectKey(key));
+      }
+    },
+    async putStream(key, body, bytes, contentType) {
+      // The whole put's deadline grows with the body: at least 1 MB/s, the SDK's retries aside
+      // (a stream is sent once: it cannot be read again for a retry).
+      const deadline = AbortSignal.timeout(totalTimeoutMs + Math.ceil(bytes / 1_000_000) * 1_000);
+      // A body that fails (a chunk missing from storage) ends the request at once: the SDK would
+      // otherwise wait for the rest of the declared length until the deadline.
+      const failed = new AbortController();
+      body.once('error', (error) => failed.abort(error));
+      try {
+        await client.send(putObject(key, body, contentType, bytes), {
+          abortSignal: AbortSignal.any([deadline, failed.signal]),
+        });
+      } catch (error) {
+        body.destroy();
+        if (failed.signal.aborted) throw failed.signal.reason as Error;
+        if (deadline.aborted)
+          throw storageError(new Error('no answer in time for the stream'), bucket, '');
+        throw storageError(error, bucket, objectKey(key));
+      }
+    },
+    async getStream(key) {
+      // No deadline for the whole read (its length is the caller's to know); a silent socket
+      // still fails after requestTimeoutMs.
+      try {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }),
+        );
+        return object.Body ? (object.Body as Readable) : null;
+      } catch (error) {
+        if (error instanceof NoSuchKey) return null;
+        throw storageError(error, bucket, objectKey(key), 'read');
       }
     },
     async get(key) {

@@ -10,7 +10,8 @@ import {
   type EvidenceRecordInput,
   type JsonValue,
 } from '@locus/client/evidence';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { JobContext } from '../../processor';
 import { readChatTranscript, readConsentReceipts } from '@locus/db';
 import {
@@ -338,20 +339,25 @@ async function exportSessionMedia(
     });
   }
   for (const [index, recording] of recordings.entries()) {
-    const parts: Buffer[] = [];
-    for (const chunk of recording.chunks) {
-      const bytes = await mediaStorage.get(chunk.storage_key);
-      if (!bytes) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
-      parts.push(bytes);
-    }
-    if (parts.length === 0) continue;
-    const bytes = Buffer.concat(parts);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const finished = recording.ended_at !== null;
-    if (finished && recording.sha256 !== sha256)
-      throw new Error(`recording ${recording.id}: the stored chunks no longer match its SHA-256`);
+    if (recording.chunks.length === 0) continue;
     const file = mediaFileName('recording', index, recording.id, recording.content_type);
-    await storage.put(`${folder}/${file}`, bytes, recording.content_type);
+    const key = `${folder}/${file}`;
+    // Streamed chunk by chunk, hashed as it passes: an hour of video is about 270 MB.
+    const hash = createHash('sha256');
+    const bytes = recording.chunks.reduce((sum, chunk) => sum + chunk.bytes, 0);
+    await storage.putStream(
+      key,
+      Readable.from(recordingBytes(mediaStorage, recording, hash)),
+      bytes,
+      recording.content_type,
+    );
+    const sha256 = hash.digest('hex');
+    const finished = recording.ended_at !== null;
+    if (finished && recording.sha256 !== sha256) {
+      // Not left beside a signed export: the attempt fails, and a retry writes it again.
+      await storage.delete(key).catch(() => undefined);
+      throw new Error(`recording ${recording.id}: the stored chunks no longer match its SHA-256`);
+    }
     records.push({
       kind: 'media',
       seq: null,
@@ -360,7 +366,7 @@ async function exportSessionMedia(
         kind: 'recording',
         file,
         contentType: recording.content_type,
-        bytes: bytes.length,
+        bytes,
         sha256,
         startedAt: recording.started_at.toISOString(),
         endedAt: recording.ended_at?.toISOString() ?? null,
@@ -370,4 +376,29 @@ async function exportSessionMedia(
     });
   }
   return records;
+}
+
+/**
+ * A recording's chunks in order, read one at a time from the media storage, each checked
+ * against the size recorded at upload, and fed to `hash` as they pass.
+ */
+async function* recordingBytes(
+  mediaStorage: JobContext['mediaStorage'],
+  recording: Awaited<ReturnType<typeof exportRecordings>>[number],
+  hash: Hash,
+): AsyncGenerator<Buffer> {
+  for (const chunk of recording.chunks) {
+    const stream = await mediaStorage.getStream(chunk.storage_key);
+    if (!stream) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
+    let seen = 0;
+    for await (const piece of stream as AsyncIterable<Buffer>) {
+      seen += piece.length;
+      hash.update(piece);
+      yield piece;
+    }
+    if (seen !== chunk.bytes)
+      throw new Error(
+        `recording ${recording.id}: chunk ${chunk.index} has ${seen} bytes, not ${chunk.bytes}`,
+      );
+  }
 }
