@@ -468,6 +468,19 @@ describe('live video signalling', () => {
       'stopped by caller',
       'started by caller',
     ]);
+
+    // A fall back to stills sent while the socket was down: said again, it is news once.
+    const stills = randomUUID();
+    away.send('video-state', { state: 'started', videoId: stills });
+    away.send('video-state', { state: 'stills', videoId: stills, resent: true });
+    away.send('video-state', { state: 'stills', videoId: stills, resent: true });
+    away.send('video-state', { state: 'stopped', videoId: stills });
+    await dispatcher.count('video-state', 10);
+    expect(states().slice(7)).toEqual([
+      'started by caller',
+      'stills by caller',
+      'stopped by caller',
+    ]);
     await Promise.all([dispatcher.close(), caller.close(), reloaded.close(), away.close()]);
   });
 

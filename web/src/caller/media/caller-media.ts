@@ -61,21 +61,21 @@ export class CallerMedia {
   private readonly waitingViewers = new Map<string, Request['iceServers']>();
   private stillInFlight = false;
   private unsentAnswer: MediaClientFrame | null = null;
-  /** The caller's Stop video found the socket down: said as theirs when it opens again. */
-  private unsentStop = false;
   private gone = false;
   /**
-   * The id of this tab's camera opening while it runs, kept in the tab's session storage: a
-   * reload finds it there, with no camera, and says that video is gone. Another tab of the same
-   * link has its own, so it never stops this one's.
+   * This tab's last camera opening, kept in the tab's session storage: a reload finds it there,
+   * with no camera, and says that video is gone. `stop`: how it ended, if it did (the caller's
+   * Stop, or the page that lost it), said again on every reconnect until another camera opens
+   * (the server answers a stop it knows with silence, and one whose announcement failed is news
+   * again). Another tab of the same link has its own, so it never stops this one's.
    */
-  private videoId: string | null;
+  private video: VideoRecord | null;
 
   constructor(
     private readonly token: string,
     private readonly send: (frame: MediaClientFrame) => boolean,
   ) {
-    this.videoId = readVideoId(token);
+    this.video = readVideoRecord(token);
   }
 
   readonly getState = (): MediaState => this.state;
@@ -93,21 +93,21 @@ export class CallerMedia {
    */
   readonly opened = (): void => {
     if (this.unsentAnswer && this.send(this.unsentAnswer)) this.unsentAnswer = null;
-    const videoId = this.videoId;
-    if (!videoId) return;
+    const video = this.video;
+    if (!video) return;
+    const videoId = video.id;
     if (this.sender) {
       const state = this.state.video === 'stills' ? 'stills' : 'started';
       this.send({ event: 'video-state', data: { state, videoId, resent: true } });
       return;
     }
-    // The caller's own Stop, unsent, or a reload's camera gone with the old page.
-    const data = this.unsentStop
-      ? { state: 'stopped' as const, videoId }
-      : { state: 'stopped' as const, videoId, resent: true };
-    if (this.send({ event: 'video-state', data })) {
-      this.unsentStop = false;
-      this.setVideoId(null);
-    }
+    // No camera, and no word of how it ended: the page was reloaded, and it went with it.
+    if (video.stop === null) this.setVideo({ id: videoId, stop: 'page' });
+    const theirs = video.stop === 'caller';
+    this.send({
+      event: 'video-state',
+      data: theirs ? { state: 'stopped', videoId } : { state: 'stopped', videoId, resent: true },
+    });
   };
 
   readonly onFrame = (frame: MediaServerFrame): void => {
@@ -133,8 +133,8 @@ export class CallerMedia {
       case 'video-stop':
         // The dispatcher stopped it, or tracking ended: the server has said so in the log.
         this.closeCamera('stopped');
-        this.unsentStop = false;
-        this.setVideoId(null);
+        // The server stopped it: nothing to say again.
+        this.setVideo(null);
         break;
     }
   };
@@ -156,7 +156,7 @@ export class CallerMedia {
       sender = await VideoSender.open(request.audio, {
         send: this.send,
         onStills: () => {
-          const videoId = this.videoId ?? undefined;
+          const videoId = this.video?.id;
           this.send({ event: 'video-state', data: { state: 'stills', videoId } });
           this.update({ video: 'stills' });
         },
@@ -180,7 +180,7 @@ export class CallerMedia {
     // The server lets dashboards watch once it has this: they ask, and it names them here. A new
     // camera opening, a new id (sent again on reconnect if this is lost).
     const videoId = crypto.randomUUID();
-    this.setVideoId(videoId);
+    this.setVideo({ id: videoId, stop: null });
     this.send({ event: 'video-state', data: { state: 'started', videoId } });
     this.update({ video: 'live', stream: sender.stream });
     for (const [viewerId, iceServers] of this.waitingViewers)
@@ -209,9 +209,9 @@ export class CallerMedia {
   readonly stopVideo = (): void => {
     if (!this.sender) return;
     this.closeCamera('stopped');
-    const videoId = this.videoId ?? undefined;
-    this.unsentStop = !this.send({ event: 'video-state', data: { state: 'stopped', videoId } });
-    if (!this.unsentStop) this.setVideoId(null);
+    const videoId = this.video?.id;
+    if (videoId) this.setVideo({ id: videoId, stop: 'caller' });
+    this.send({ event: 'video-state', data: { state: 'stopped', videoId } });
   };
 
   /** Picked photos, up to what may still be sent; each is prepared and sent in turn. */
@@ -285,13 +285,13 @@ export class CallerMedia {
     }
   }
 
-  private setVideoId(videoId: string | null): void {
-    this.videoId = videoId;
+  private setVideo(video: VideoRecord | null): void {
+    this.video = video;
     try {
-      if (videoId) sessionStorage.setItem(videoIdKey(this.token), videoId);
-      else sessionStorage.removeItem(videoIdKey(this.token));
+      if (video) sessionStorage.setItem(videoKey(this.token), JSON.stringify(video));
+      else sessionStorage.removeItem(videoKey(this.token));
     } catch {
-      // See readVideoId.
+      // See readVideoRecord.
     }
   }
 
@@ -325,13 +325,26 @@ export class CallerMedia {
   }
 }
 
-const videoIdKey = (token: string) => `locus.video.${token.slice(0, 24)}`;
+/** This tab's last camera opening (see `CallerMedia.video`). */
+interface VideoRecord {
+  id: string;
+  stop: 'caller' | 'page' | null;
+}
 
-function readVideoId(token: string): string | null {
+const videoKey = (token: string) => `locus.video.${token.slice(0, 24)}`;
+
+function readVideoRecord(token: string): VideoRecord | null {
   try {
-    return sessionStorage.getItem(videoIdKey(token));
+    const stored = sessionStorage.getItem(videoKey(token));
+    if (!stored) return null;
+    const video = JSON.parse(stored) as Partial<VideoRecord>;
+    if (typeof video.id !== 'string') return null;
+    return {
+      id: video.id,
+      stop: video.stop === 'caller' || video.stop === 'page' ? video.stop : null,
+    };
   } catch {
-    // Storage blocked (a private window on some phones): a reload then cannot say it.
+    // Storage blocked (a private window on some phones), or not ours: a reload then cannot say it.
     return null;
   }
 }

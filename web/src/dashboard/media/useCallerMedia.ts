@@ -11,6 +11,9 @@ import { StreamRecorder } from './recorder';
 
 export type VideoState = 'off' | 'started' | 'stills' | 'stopped';
 
+/** How many times a failed connection is asked for again before the dispatcher decides. */
+const maxRewatches = 3;
+
 const videoConnectionLost =
   "The video connection was lost. If the caller's page has closed, press Stop video and ask again.";
 type Signal = Extract<MediaServerFrame, { event: 'video-signal' }>['data']['signal'];
@@ -70,6 +73,8 @@ export function useCallerMedia({
   // The listener reads the newest states without re-subscribing.
   const videoStatesRef = useRef<Record<string, VideoState>>({});
   const joined = useRef(false);
+  /** New connections asked for since the last one that worked (see `onViewer`). */
+  const rewatches = useRef(0);
   const live = useRef({ callerId, sessionId, tracking });
   live.current = { callerId, sessionId, tracking };
 
@@ -142,20 +147,29 @@ export function useCallerMedia({
       viewer.current = next;
       // Receive only: the dispatcher sends nothing to the caller's phone.
       pc.ontrack = (event) => {
-        if (viewer.current !== next) return;
-        setStream(event.streams[0] ?? new MediaStream([event.track]));
-        setProblem((shown) => (shown === videoConnectionLost ? null : shown));
+        if (viewer.current === next) setStream(event.streams[0] ?? new MediaStream([event.track]));
       };
       // The connection died under a video the server still calls running: the caller's page
       // closed without a word, or a network between failed. Not a frozen picture: say so, and
-      // ask for a new connection (a page still filming answers it; a closed one never does).
+      // ask for a new connection a few times (a page still filming answers it; a closed one
+      // never does, and an unreachable one fails again, half a minute later each time).
       pc.onconnectionstatechange = () => {
-        if (viewer.current !== next || pc.connectionState !== 'failed') return;
+        if (viewer.current !== next) return;
+        if (pc.connectionState === 'connected') {
+          rewatches.current = 0;
+          setProblem((shown) => (shown === videoConnectionLost ? null : shown));
+          return;
+        }
+        if (pc.connectionState !== 'failed') return;
         closeViewer();
         setProblem(videoConnectionLost);
         const target = live.current.callerId;
         const state = target ? videoStatesRef.current[target] : undefined;
-        if (target === frame.callerId && (state === 'started' || state === 'stills')) watch(target);
+        const running = state === 'started' || state === 'stills';
+        if (target === frame.callerId && running && rewatches.current < maxRewatches) {
+          rewatches.current += 1;
+          watch(target);
+        }
       };
       pc.onicecandidate = ({ candidate }) => {
         const json = candidate?.toJSON();
@@ -226,7 +240,11 @@ export function useCallerMedia({
                 if (viewer.current?.callerId === from) closeViewer();
                 setStill(null);
                 setProblem((shown) => (shown === videoConnectionLost ? null : shown));
-              } else if (joined.current && from === live.current.callerId) watch(from);
+              } else if (joined.current && from === live.current.callerId) {
+                // A new camera, or a new state of it: its connection gets its own tries.
+                rewatches.current = 0;
+                watch(from);
+              }
               break;
             }
             case 'photo-added':

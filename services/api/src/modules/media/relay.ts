@@ -106,7 +106,8 @@ return open
  * A report of the caller's video (ARGV[1]): state ARGV[2] of the camera opening ARGV[3] ('' for
  * none named), said again after a reconnect when ARGV[4] is '1'. KEYS[1]: the running videos
  * (`<state>|<videoId>` by caller), KEYS[2]: the caller's viewers, KEYS[3]: the last video
- * stopped, by caller. Returns { what to do, the running entry it replaced or '' }: `announce`,
+ * stopped, by caller. Returns { what to do, the running entry it replaced or '', the one it wrote
+ * or '' }: `announce`,
  * `quiet` (not news: the same state again, a stop of a video not running, another video's
  * report), or `stop-page` (that video was stopped while the page was away: tell it to stop).
  * One step, so of two reports of the same change only one finds it new.
@@ -127,37 +128,46 @@ end
 local state, id, resent = ARGV[2], ARGV[3], ARGV[4] == '1'
 local previous = running or ''
 if state == 'stopped' then
-  if not running then return {'quiet', previous} end
-  if id ~= '' and runId ~= '' and id ~= runId then return {'quiet', previous} end
+  if not running then return {'quiet', previous, ''} end
+  if id ~= '' and runId ~= '' and id ~= runId then return {'quiet', previous, ''} end
   redis.call('HDEL', KEYS[1], ARGV[1])
   redis.call('DEL', KEYS[2])
   redis.call('HSET', KEYS[3], ARGV[1], runId)
   redis.call('EXPIRE', KEYS[3], ARGV[5])
-  return {'announce', previous}
+  return {'announce', previous, ''}
 end
 local function run()
-  redis.call('HSET', KEYS[1], ARGV[1], state .. '|' .. id)
+  local entry = state .. '|' .. id
+  redis.call('HSET', KEYS[1], ARGV[1], entry)
   redis.call('EXPIRE', KEYS[1], ARGV[5])
-  return {'announce', previous}
+  return {'announce', previous, entry}
 end
 -- A camera opened: always news (dashboards watch it anew).
 if state == 'started' and not resent then return run() end
 if running and runId == id then
-  if runState == state then return {'quiet', previous} end
+  if runState == state then return {'quiet', previous, ''} end
   return run()
 end
-if id ~= '' and redis.call('HGET', KEYS[3], ARGV[1]) == id then return {'stop-page', previous} end
-if running then return {'quiet', previous} end
+if id ~= '' and redis.call('HGET', KEYS[3], ARGV[1]) == id then return {'stop-page', previous, ''} end
+if running then return {'quiet', previous, ''} end
 return run()
 `;
 
-/** Puts back the running entry a report replaced (ARGV[2], '' for none): its event failed. */
+/**
+ * Takes back a report whose event failed, unless something changed the caller's entry since:
+ * a start (ARGV[2], the entry it wrote) is removed if still there (the page says it again, and
+ * it is news then); a stop (ARGV[2] '') puts back the entry it removed (ARGV[3]) if none was set
+ * since, so that the page's stop, said again, is news too.
+ */
 const RESTORE_VIDEO_SCRIPT = `
+local now = redis.call('HGET', KEYS[1], ARGV[1])
 if ARGV[2] == '' then
+  if not now and ARGV[3] ~= '' then
+    redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+    redis.call('EXPIRE', KEYS[1], ARGV[4])
+  end
+elseif now == ARGV[2] then
   redis.call('HDEL', KEYS[1], ARGV[1])
-else
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
 end
 return 1
 `;
@@ -198,10 +208,11 @@ type MediaRedis = Redis & {
     videoId: string,
     resent: string,
     seconds: number,
-  ): Promise<[VideoReportOutcome, string]>;
+  ): Promise<[VideoReportOutcome, string, string]>;
   locusMediaRestoreVideo(
     video: string,
     callerId: string,
+    wrote: string,
     previous: string,
     seconds: number,
   ): Promise<number>;
@@ -387,7 +398,7 @@ export class MediaRelay {
     report: VideoReport,
   ): Promise<{ outcome: VideoReportOutcome; undo: () => Promise<void> }> {
     const video = this.videoKey(sessionId);
-    const [outcome, previous] = await this.redis.locusMediaReportVideo(
+    const [outcome, previous, wrote] = await this.redis.locusMediaReportVideo(
       video,
       this.viewersKey(sessionId, callerId),
       this.stoppedKey(sessionId),
@@ -398,7 +409,7 @@ export class MediaRelay {
       videoStateSeconds,
     );
     const undo = async () => {
-      await this.redis.locusMediaRestoreVideo(video, callerId, previous, videoStateSeconds);
+      await this.redis.locusMediaRestoreVideo(video, callerId, wrote, previous, videoStateSeconds);
     };
     return { outcome, undo };
   }
