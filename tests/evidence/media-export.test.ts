@@ -230,7 +230,7 @@ describe("a session's media as evidence", () => {
       )?.last_error ?? null;
     await expect
       .poll(failure, { timeout: 20_000 })
-      .toContain(`recording ${recording.id}: the stored chunks no longer match its SHA-256`);
+      .toContain(`recording ${recording.id}: chunk 1 no longer matches its size and SHA-256`);
     const exported = existsSync(exportDir)
       ? readdirSync(exportDir, { recursive: true }).map(String)
       : [];

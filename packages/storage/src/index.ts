@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,13 +19,12 @@ export interface ObjectStorage {
   put(key: string, body: string | Uint8Array, contentType: string): Promise<void>;
   /**
    * Stores `body`, `bytes` long, as it is read: a file of hundreds of megabytes (an hour of
-   * recorded video) is never held whole in memory. Rejects, storing nothing, if the body fails.
+   * recorded video) is never held whole in memory. Rejects if the body fails or its length is
+   * not `bytes`; what a server kept of a failed put is the caller's to delete.
    */
   putStream(key: string, body: Readable, bytes: number, contentType: string): Promise<void>;
   /** The stored bytes, or null when nothing is stored under `key`. */
   get(key: string): Promise<Buffer | null>;
-  /** The stored bytes as a stream, or null when nothing is stored under `key`. */
-  getStream(key: string): Promise<Readable | null>;
   /** Removes `key`; nothing stored there is not an error (a retried purge finds it gone). */
   delete(key: string): Promise<void>;
   /** Where `key` is (or would be) stored, for people: a file path, `s3://bucket/key`. */
@@ -59,12 +59,16 @@ export function localStorage(root: string): ObjectStorage {
       await chmod(partial, 0o600);
       await rename(partial, path);
     },
-    async putStream(key, body) {
+    async putStream(key, body, bytes) {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      const partial = `${path}.partial`;
+      // Its own temporary name: a job run again while a slow one still writes never shares it.
+      const partial = `${path}.${randomUUID()}.partial`;
       try {
-        await pipeline(body, createWriteStream(partial, { mode: 0o600 }));
+        const file = createWriteStream(partial, { mode: 0o600 });
+        await pipeline(body, file);
+        if (file.bytesWritten !== bytes)
+          throw new Error(`the stream had ${file.bytesWritten} bytes, not ${bytes}`);
         await chmod(partial, 0o600);
       } catch (error) {
         await rm(partial, { force: true });
@@ -75,15 +79,6 @@ export function localStorage(root: string): ObjectStorage {
     async get(key) {
       try {
         return await readFile(pathOf(key));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
-    },
-    async getStream(key) {
-      try {
-        const file = await open(pathOf(key), 'r');
-        return file.createReadStream();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

@@ -1,6 +1,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -117,26 +118,25 @@ export function s3Storage(options: S3StorageOptions): ObjectStorage {
       try {
         await client.send(putObject(key, body, contentType, bytes), {
           abortSignal: AbortSignal.any([deadline, failed.signal]),
+          // No limit on one attempt: the SDK's request timeout runs from sending the request to
+          // the answer, which for a big body is its whole upload. A silent socket still fails
+          // after requestTimeoutMs (socketTimeout), and the deadline bounds it all.
+          requestTimeout: 0,
         });
+        // A stream is sent unsigned (UNSIGNED-PAYLOAD) and without a checksum: the stored
+        // length, at least, must be the body's.
+        const stored = await client.send(
+          new HeadObjectCommand({ Bucket: bucket, Key: objectKey(key) }),
+          { abortSignal: AbortSignal.timeout(totalTimeoutMs) },
+        );
+        if (stored.ContentLength !== bytes)
+          throw new Error(`stored ${String(stored.ContentLength)} bytes, not ${bytes}`);
       } catch (error) {
         body.destroy();
         if (failed.signal.aborted) throw failed.signal.reason as Error;
         if (deadline.aborted)
           throw storageError(new Error('no answer in time for the stream'), bucket, '');
         throw storageError(error, bucket, objectKey(key));
-      }
-    },
-    async getStream(key) {
-      // No deadline for the whole read (its length is the caller's to know); a silent socket
-      // still fails after requestTimeoutMs.
-      try {
-        const object = await client.send(
-          new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }),
-        );
-        return object.Body ? (object.Body as Readable) : null;
-      } catch (error) {
-        if (error instanceof NoSuchKey) return null;
-        throw storageError(error, bucket, objectKey(key), 'read');
       }
     },
     async get(key) {

@@ -240,7 +240,7 @@ export async function exportRecordings(db: Database, sessionId: string) {
       ? []
       : await db
           .selectFrom('session_recording_chunks')
-          .select(['recording_id', 'index', 'storage_key', 'bytes'])
+          .select(['recording_id', 'index', 'storage_key', 'bytes', 'sha256'])
           .where(
             'recording_id',
             'in',

@@ -342,15 +342,21 @@ async function exportSessionMedia(
     if (recording.chunks.length === 0) continue;
     const file = mediaFileName('recording', index, recording.id, recording.content_type);
     const key = `${folder}/${file}`;
-    // Streamed chunk by chunk, hashed as it passes: an hour of video is about 270 MB.
+    // Streamed chunk by chunk, hashed as it passes: an hour of video is about 270 MB. A copy
+    // that failed halfway is deleted (an S3-compatible server may keep what arrived).
     const hash = createHash('sha256');
     const bytes = recording.chunks.reduce((sum, chunk) => sum + chunk.bytes, 0);
-    await storage.putStream(
-      key,
-      Readable.from(recordingBytes(mediaStorage, recording, hash)),
-      bytes,
-      recording.content_type,
-    );
+    try {
+      await storage.putStream(
+        key,
+        Readable.from(recordingBytes(mediaStorage, recording, hash)),
+        bytes,
+        recording.content_type,
+      );
+    } catch (error) {
+      await storage.delete(key).catch(() => undefined);
+      throw error;
+    }
     const sha256 = hash.digest('hex');
     const finished = recording.ended_at !== null;
     if (finished && recording.sha256 !== sha256) {
@@ -379,8 +385,9 @@ async function exportSessionMedia(
 }
 
 /**
- * A recording's chunks in order, read one at a time from the media storage, each checked
- * against the size recorded at upload, and fed to `hash` as they pass.
+ * A recording's chunks in order, one in memory at a time (each at most
+ * `mediaLimits.maxRecordingChunkBytes`), each checked against the size and SHA-256 recorded at
+ * upload before any of it goes out, and fed to `hash` as it passes.
  */
 async function* recordingBytes(
   mediaStorage: JobContext['mediaStorage'],
@@ -388,17 +395,16 @@ async function* recordingBytes(
   hash: Hash,
 ): AsyncGenerator<Buffer> {
   for (const chunk of recording.chunks) {
-    const stream = await mediaStorage.getStream(chunk.storage_key);
-    if (!stream) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
-    let seen = 0;
-    for await (const piece of stream as AsyncIterable<Buffer>) {
-      seen += piece.length;
-      hash.update(piece);
-      yield piece;
-    }
-    if (seen !== chunk.bytes)
+    const bytes = await mediaStorage.get(chunk.storage_key);
+    if (!bytes) throw new Error(`recording ${recording.id}: chunk ${chunk.index} is missing`);
+    if (
+      bytes.length !== chunk.bytes ||
+      createHash('sha256').update(bytes).digest('hex') !== chunk.sha256
+    )
       throw new Error(
-        `recording ${recording.id}: chunk ${chunk.index} has ${seen} bytes, not ${chunk.bytes}`,
+        `recording ${recording.id}: chunk ${chunk.index} no longer matches its size and SHA-256`,
       );
+    hash.update(bytes);
+    yield bytes;
   }
 }
