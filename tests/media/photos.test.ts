@@ -374,4 +374,74 @@ describe('access to media', () => {
     expect(added!.data).toMatchObject({ photo: { id: answer.body.id, kind: 'snapshot' } });
     dispatcher.close();
   });
+
+  it("refuses a still over its size, stills past the caller's budget and snapshots past theirs, storing nothing", async () => {
+    const { request, token, linkToken } = await sessionWithCaller(stack.api, '+12025550177');
+    const callerId = (
+      await stack.database.db
+        .selectFrom('session_callers')
+        .select('id')
+        .where('session_id', '=', request.uuid)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const before = storedFiles();
+    const big = await upload(
+      stack.api,
+      callerUploadPath(linkToken, { kind: 'still' }),
+      Buffer.alloc(mediaLimits.maxStillBytes + 1, 0xff),
+    );
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual({
+      error: 'validation-failed',
+      message: 'The file is too large: at most 1 MB.',
+    });
+
+    // Stills already sent (rows as the upload writes them), a minute ago: 100 bytes of the
+    // budget left, less than any still.
+    const earlier = (kind: 'still' | 'snapshot', bytes: number, n: number) => ({
+      session_id: request.uuid,
+      caller_id: callerId,
+      kind,
+      content_type: 'image/jpeg',
+      bytes,
+      taken_at: new Date(Date.now() - 60_000),
+      uploaded_at: new Date(Date.now() - 60_000),
+      sha256: '0'.repeat(64),
+      storage_key: `${request.uuid}/photos/earlier-${kind}-${n}.jpg`,
+    });
+    await stack.database.db
+      .insertInto('session_media')
+      .values(earlier('still', mediaLimits.maxStillBytesPerCaller - 100, 0))
+      .execute();
+    const past = await upload(stack.api, callerUploadPath(linkToken, { kind: 'still' }), heic());
+    expect(past.status).toBe(409);
+    expect(past.body).toEqual({
+      error: 'conflict',
+      message: 'This call has sent as many stills as it may; photos can still be sent.',
+    });
+    // Photos have their own allowance.
+    expect((await upload(stack.api, callerUploadPath(linkToken), pngWithText())).status).toBe(201);
+
+    await stack.database.db
+      .insertInto('session_media')
+      .values(
+        Array.from({ length: mediaLimits.maxSnapshotsPerCaller }, (_, n) =>
+          earlier('snapshot', 1_000, n),
+        ),
+      )
+      .execute();
+    const snapshot = await upload(
+      stack.api,
+      `/api/v1/sessions/${request.uuid}/media/snapshots?callerId=${callerId}`,
+      pngWithText(),
+      { token },
+    );
+    expect(snapshot.status).toBe(409);
+    expect(snapshot.body).toEqual({
+      error: 'conflict',
+      message: 'At most 100 snapshots of one caller can be kept in one session.',
+    });
+    // Only the photo was stored.
+    expect(storedFiles().length).toBe(before.length + 1);
+  });
 });

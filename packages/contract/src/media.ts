@@ -43,6 +43,15 @@ export const mediaLimits = {
   stillsAfterMs: 8_000,
   /** One still every this often while video cannot be sustained. */
   stillEveryMs: 3_000,
+  /** A still is a small JPEG of the camera (40–80 KB at 640×360): at most this large. */
+  maxStillBytes: 1024 * 1024,
+  /**
+   * The stills one caller may send in one session, in bytes: over two hours of stills at their
+   * usual size, so that a link cannot fill the media storage.
+   */
+  maxStillBytesPerCaller: 200 * 1024 * 1024,
+  /** A dispatcher's snapshots of one caller's video in one session. */
+  maxSnapshotsPerCaller: 100,
   /** A recording chunk (dispatcher side, MediaRecorder) at most this large. */
   maxRecordingChunkBytes: 8 * 1024 * 1024,
 } as const;
@@ -397,6 +406,9 @@ export const mediaContract = c.router(
         'JPEG, PNG, HEIC/HEIF or WebP, decided by their magic numbers, never by a name or a ' +
         `header; at most ${mediaLimits.maxUploadBytes} bytes (413), ` +
         `${mediaLimits.maxPhotosPerCaller} photos per caller and session (409 \`conflict\`); ` +
+        `a still at most ${mediaLimits.maxStillBytes} bytes (413), one per ` +
+        `${mediaLimits.stillEveryMs / 2} ms (429), and ${mediaLimits.maxStillBytesPerCaller} ` +
+        'bytes of stills per caller and session (409 `conflict`); ' +
         'another type is 415 `validation-failed`. Nothing is stored when an upload is refused. ' +
         'JPEG metadata (EXIF, XMP, comments), PNG/WebP text and EXIF chunks and HEIC/HEIF EXIF are ' +
         'removed before the photo is stored. A position (`latitude`, `longitude`, `accuracy`: the photo’s EXIF ' +
@@ -419,7 +431,8 @@ export const mediaContract = c.router(
       summary: "A dispatcher's snapshot of the caller's video",
       description:
         `A dispatcher who can see the session (else 404). ${bytesBody} Same types and size as ` +
-        "the caller's photos; announced as `photo-added` with kind `snapshot`.",
+        "the caller's photos; announced as `photo-added` with kind `snapshot`. At most " +
+        `${mediaLimits.maxSnapshotsPerCaller} snapshots of one caller per session (409 \`conflict\`).`,
       pathParams: SessionParams,
       query: SnapshotUploadQuery,
       body: raw,

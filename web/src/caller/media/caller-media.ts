@@ -60,6 +60,8 @@ export class CallerMedia {
   /** Viewers named before the camera was open: offered once it is. */
   private readonly waitingViewers = new Map<string, Request['iceServers']>();
   private stillInFlight = false;
+  /** The server refused this call's stills for good (see `sendStill`). */
+  private stillsRefused = false;
   private unsentAnswer: MediaClientFrame | null = null;
   private gone = false;
   /**
@@ -255,17 +257,21 @@ export class CallerMedia {
       this.patchPhoto(key, {
         status: 'failed',
         error: result.reason,
-        message: result.message ?? null,
+        message: result.reason === 'refused' ? (result.message ?? null) : null,
       });
   }
 
-  /** One still at a time: a slow uplink skips a still rather than queueing them. */
+  /**
+   * One still at a time: a slow uplink skips a still rather than queueing them. Once the server
+   * says this call has sent all the stills it may (409), none is sent again in this call: on a
+   * weak network each refused upload would cost the caller's uplink for nothing.
+   */
   private async sendStill(canvas: HTMLCanvasElement): Promise<void> {
-    if (this.stillInFlight) return;
+    if (this.stillInFlight || this.stillsRefused) return;
     this.stillInFlight = true;
     try {
       const blob = await toJpeg(canvas, STILL_QUALITY);
-      await uploadPicture(
+      const result = await uploadPicture(
         this.token,
         'still',
         {
@@ -277,6 +283,8 @@ export class CallerMedia {
         },
         () => undefined,
       );
+      if (!result.ok && result.reason === 'refused' && result.status === 409)
+        this.stillsRefused = true;
     } catch (error) {
       // The next still, 3 s later, is as good as this one.
       console.warn('A still was not sent', error);

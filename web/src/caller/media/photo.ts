@@ -63,7 +63,9 @@ export function toJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob
 }
 
 export type UploadResult =
-  { ok: true } | { ok: false; reason: 'network' | 'refused'; message?: string };
+  | { ok: true }
+  | { ok: false; reason: 'network' }
+  | { ok: false; reason: 'refused'; status: number; message?: string };
 
 /**
  * Sends one picture, reporting progress (0–1). The server decides the type by the bytes and
@@ -93,7 +95,12 @@ export function uploadPicture(
     request.onerror = request.ontimeout = () => resolve({ ok: false, reason: 'network' });
     request.onload = () => {
       if (request.status >= 200 && request.status < 300) return resolve({ ok: true });
-      resolve({ ok: false, reason: 'refused', message: messageOf(request.responseText) });
+      resolve({
+        ok: false,
+        reason: 'refused',
+        status: request.status,
+        message: messageOf(request.responseText),
+      });
     };
     request.send(picture.blob);
   });

@@ -52,6 +52,26 @@ export async function countCallerMedia(
   return row.count;
 }
 
+/** How many files of a kind the caller has in the session, and their bytes. */
+async function usedCallerMedia(
+  db: Transaction<DB>,
+  sessionId: string,
+  callerId: string,
+  kind: 'photo' | 'still' | 'snapshot',
+): Promise<{ count: number; bytes: number }> {
+  return db
+    .selectFrom('session_media')
+    .select([
+      sql<number>`count(*)::int`.as('count'),
+      sql<number>`coalesce(sum(bytes), 0)::bigint`.as('bytes'),
+    ])
+    .where('session_id', '=', sessionId)
+    .where('caller_id', '=', callerId)
+    .where('kind', '=', kind)
+    .executeTakeFirstOrThrow()
+    .then((row) => ({ count: row.count, bytes: Number(row.bytes) }));
+}
+
 /** When the caller's last still arrived (stills are rate-limited, not counted). */
 export async function lastStillAt(
   db: Database,
@@ -93,7 +113,13 @@ export interface NewMedia {
  * locked first, so two uploads at once cannot both be the tenth. Returns the row, or null when
  * the limit was reached (nothing written).
  */
-export async function insertMediaWithin(db: Database, media: NewMedia, limit: number | null) {
+/**
+ * What one caller may have of a kind in a session: at most `most` files, or `bytes` in all
+ * (stills). Null: no limit.
+ */
+export type MediaAllowance = { most: number } | { bytes: number } | null;
+
+export async function insertMediaWithin(db: Database, media: NewMedia, allowance: MediaAllowance) {
   return db.transaction().execute(async (trx) => {
     await trx
       .selectFrom('session_callers')
@@ -101,9 +127,13 @@ export async function insertMediaWithin(db: Database, media: NewMedia, limit: nu
       .where('id', '=', media.callerId)
       .forUpdate()
       .executeTakeFirst();
-    if (limit !== null && media.kind !== 'snapshot') {
-      const count = await countCallerMedia(trx, media.sessionId, media.callerId, media.kind);
-      if (count >= limit) return null;
+    if (allowance) {
+      const used = await usedCallerMedia(trx, media.sessionId, media.callerId, media.kind);
+      const full =
+        'most' in allowance
+          ? used.count >= allowance.most
+          : used.bytes + media.bytes > allowance.bytes;
+      if (full) return null;
     }
     return trx
       .insertInto('session_media')

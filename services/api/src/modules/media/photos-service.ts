@@ -23,6 +23,7 @@ import {
   insertMediaWithin,
   lastStillAt,
   setMediaSeq,
+  type MediaAllowance,
   type NewMedia,
 } from './photos-repo';
 import { signMediaUrl } from './signed-url';
@@ -71,6 +72,9 @@ export async function uploadCallerMedia(
     ? await findUploadingCaller(deps.db, hashToken(query.token))
     : undefined;
   if (!caller) throw new ApiError(403, 'invalid-token', 'This link no longer works.');
+  // A still is a small JPEG of the camera; a bigger one is not a still.
+  if (query.kind === 'still' && body.length > mediaLimits.maxStillBytes)
+    throw tooLarge(mediaLimits.maxStillBytes);
   const { contentType, image } = readImage(body);
   const target = { sessionId: caller.session_id, callerId: caller.caller_id };
   if (query.kind === 'photo') {
@@ -102,8 +106,16 @@ export async function uploadCallerMedia(
       takenAt: earliest(new Date(query.takenAt), new Date()),
       position,
     },
-    query.kind === 'photo' ? mediaLimits.maxPhotosPerCaller : null,
+    query.kind === 'photo'
+      ? { most: mediaLimits.maxPhotosPerCaller }
+      : { bytes: mediaLimits.maxStillBytesPerCaller },
   );
+  if (!stored && query.kind === 'still')
+    throw new ApiError(
+      409,
+      'conflict',
+      'This call has sent as many stills as it may; photos can still be sent.',
+    );
   if (!stored) throw tooManyPhotos();
   // A fix of the session, as the issue asks, dated when the photo was taken: an old picture's
   // fix shows as old on the dashboard, and is not newer than the caller's latest (dedupe), so it
@@ -161,9 +173,14 @@ export async function uploadSnapshot(
       takenAt: query.takenAt ? earliest(new Date(query.takenAt), now) : now,
       position: null,
     },
-    null,
+    { most: mediaLimits.maxSnapshotsPerCaller },
   );
-  if (!stored) throw new ApiError(409, 'conflict', 'The snapshot could not be stored.');
+  if (!stored)
+    throw new ApiError(
+      409,
+      'conflict',
+      `At most ${mediaLimits.maxSnapshotsPerCaller} snapshots of one caller can be kept in one session.`,
+    );
   await announce(deps, stored);
   return withSignedUrl(deps.config.MEDIA_URL_SECRET, stored);
 }
@@ -174,7 +191,7 @@ type StoredPhoto = Omit<SessionPhoto, 'url' | 'urlExpiresAt'>;
 async function storeMedia(
   deps: MediaDeps,
   media: Omit<NewMedia, 'id' | 'sha256' | 'storageKey' | 'bytes'> & { bytes: Buffer },
-  limit: number | null,
+  allowance: MediaAllowance,
 ): Promise<StoredPhoto | null> {
   const id = randomUUID();
   const storageKey = photoKey(media.sessionId, id, media.contentType);
@@ -185,7 +202,7 @@ async function storeMedia(
     row = await insertMediaWithin(
       deps.db,
       { ...media, id, sha256, storageKey, bytes: media.bytes.length },
-      limit,
+      allowance,
     );
   } catch (error) {
     await deps.storage.delete(storageKey);
