@@ -1,16 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tabTo } from '../support/browser';
-import { startAuthEnvironment, type AuthEnvironment } from './auth-support';
-import {
-  en,
-  launchMediaBrowser,
-  logPanel,
-  mediaHelpers,
-  mediaPanel,
-  videoProgress,
-} from './media-support';
-import { trackingHelpers } from './tracking-support';
+import { en, logPanel, mediaSuite, mediaPanel, videoProgress } from './media-support';
 
 /**
  * Issue 19 with the keyboard alone, on both sides: every step of asking, allowing, watching,
@@ -18,22 +8,7 @@ import { trackingHelpers } from './tracking-support';
  * or Escape, as a dispatcher who does not use a mouse (or a caller with a screen reader) does.
  */
 describe('video and photos with the keyboard alone', { timeout: 300_000 }, () => {
-  let env: AuthEnvironment;
-  let browser: Browser;
-  beforeAll(async () => {
-    env = await startAuthEnvironment();
-    browser = await launchMediaBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await env?.close();
-  });
-  const { endActiveSessions } = trackingHelpers(() => env);
-  const { trackedCaller } = mediaHelpers(
-    () => env,
-    () => browser,
-  );
-  afterEach(() => endActiveSessions());
+  const { trackedCaller } = mediaSuite();
 
   it('request, allow, watch, snapshot, open it, close it, stop: Tab, Enter and Escape only', async () => {
     const { dispatcher, caller, close } = await trackedCaller('+12025550197');

@@ -1,16 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
-import {
-  apiSignIn,
-  newPage,
-  signInWithForm,
-  startAuthEnvironment,
-  type AuthEnvironment,
-} from './auth-support';
+import { apiSignIn, newPage, signInWithForm } from './auth-support';
 import { withExif } from './media-exif-fixture';
-import { en, launchMediaBrowser, logPanel, mediaHelpers, mediaPanel } from './media-support';
-import { trackingHelpers } from './tracking-support';
+import { en, logPanel, mediaSuite, mediaPanel } from './media-support';
 
 /**
  * Photos from the caller's phone (issue 19) in real Chromium: the dispatcher asks, the caller
@@ -19,22 +11,7 @@ import { trackingHelpers } from './tracking-support';
  * with its time and position, large on a click; the page says which file was not sent and why.
  */
 describe("photos from the caller's phone", { timeout: 300_000 }, () => {
-  let env: AuthEnvironment;
-  let browser: Browser;
-  beforeAll(async () => {
-    env = await startAuthEnvironment();
-    browser = await launchMediaBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await env?.close();
-  });
-  const { endActiveSessions } = trackingHelpers(() => env);
-  const { trackedCaller } = mediaHelpers(
-    () => env,
-    () => browser,
-  );
-  afterEach(() => endActiveSessions());
+  const { trackedCaller, env, browser } = mediaSuite();
 
   it('a photo with an EXIF position reaches the gallery with its time and position', async () => {
     const { dispatcher, caller, close } = await trackedCaller('+12025550194');
@@ -105,13 +82,13 @@ describe("photos from the caller's phone", { timeout: 300_000 }, () => {
 
     // Another team's dispatcher, signed in in their own browser, gets 404 for this session's
     // media: the list (where the signed URLs come from) and a snapshot upload alike.
-    const { token } = await apiSignIn(env.api.url, 'dispatcher@demo-county.test');
-    const active = await fetch(`${env.api.url}/api/v1/location/active-session`, {
+    const { token } = await apiSignIn(env().api.url, 'dispatcher@demo-county.test');
+    const active = await fetch(`${env().api.url}/api/v1/location/active-session`, {
       headers: { authorization: `Bearer ${token}` },
     });
     const sessionId = ((await active.json()) as { session: { uuid: string } }).session.uuid;
-    const other = await newPage(browser);
-    await signInWithForm(other.page, env.api.url, 'dispatcher@neighbour-county.test');
+    const other = await newPage(browser());
+    await signInWithForm(other.page, env().api.url, 'dispatcher@neighbour-county.test');
     const answers = await other.page.evaluate(async (id) => {
       const authorization = `Bearer ${localStorage.getItem('locus.token') ?? ''}`;
       const list = await fetch(`/api/v1/sessions/${id}/media`, { headers: { authorization } });

@@ -1,7 +1,14 @@
 import { callerTexts, type SessionMedia } from '@locus/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
-import { apiSignIn, newPage, signInWithForm, type AuthEnvironment } from './auth-support';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import {
+  apiSignIn,
+  newPage,
+  signInWithForm,
+  startAuthEnvironment,
+  type AuthEnvironment,
+} from './auth-support';
 import { trackingHelpers } from './tracking-support';
 
 /**
@@ -22,6 +29,33 @@ export function launchMediaBrowser(): Promise<Browser> {
 }
 
 export const en = callerTexts.en.page;
+
+/**
+ * A media browser test file's set-up, for use inside its `describe`: the environment and the
+ * media browser for the file, the sessions a test left active ended after it, and the helpers.
+ */
+export function mediaSuite() {
+  let env: AuthEnvironment;
+  let browser: Browser;
+  beforeAll(async () => {
+    env = await startAuthEnvironment();
+    browser = await launchMediaBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await env?.close();
+  });
+  const { endActiveSessions } = trackingHelpers(() => env);
+  afterEach(() => endActiveSessions());
+  return {
+    env: () => env,
+    browser: () => browser,
+    ...mediaHelpers(
+      () => env,
+      () => browser,
+    ),
+  };
+}
 
 /**
  * A dispatcher on the dashboard and a caller sharing on their page (English), both in the media

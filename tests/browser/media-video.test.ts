@@ -1,21 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/browser';
-import {
-  newPage,
-  signInWithForm,
-  startAuthEnvironment,
-  type AuthEnvironment,
-} from './auth-support';
-import {
-  en,
-  launchMediaBrowser,
-  logPanel,
-  mediaHelpers,
-  mediaPanel,
-  videoProgress,
-} from './media-support';
-import { trackingHelpers } from './tracking-support';
+import { newPage, signInWithForm } from './auth-support';
+import { en, logPanel, mediaSuite, mediaPanel, videoProgress } from './media-support';
 
 /**
  * Live video from the caller's phone (issue 19) in real Chromium, with the fake camera: the
@@ -33,22 +20,7 @@ async function videoPlaying(dispatcher: Page, caller: Page): Promise<void> {
 }
 
 describe('live video from the caller', { timeout: 300_000 }, () => {
-  let env: AuthEnvironment;
-  let browser: Browser;
-  beforeAll(async () => {
-    env = await startAuthEnvironment();
-    browser = await launchMediaBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await env?.close();
-  });
-  const { endActiveSessions } = trackingHelpers(() => env);
-  const { trackedCaller, activeSessionMedia } = mediaHelpers(
-    () => env,
-    () => browser,
-  );
-  afterEach(() => endActiveSessions());
+  const { trackedCaller, activeSessionMedia, env, browser } = mediaSuite();
 
   it('the dispatcher requests video, the caller allows, frames arrive, the caller stops it', async () => {
     const { dispatcher, caller, close } = await trackedCaller('+12025550191');
@@ -192,8 +164,8 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
 
     // The same dispatcher in a second window: it rejoins the active session, whose replay says
     // the video runs, and watches it as a second viewer.
-    const second = await newPage(browser);
-    await signInWithForm(second.page, env.api.url, 'dispatcher@demo-county.test');
+    const second = await newPage(browser());
+    await signInWithForm(second.page, env().api.url, 'dispatcher@demo-county.test');
     await expect
       .poll(async () => (await videoProgress(second.page)).width, { timeout: 30_000 })
       .toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { retentionPurge } from '../../services/worker/src/jobs/maintenance/reten
 import type { JobContext } from '../../services/worker/src/processor';
 import { call, startAuthStack, type AuthStack } from '../auth/support';
 import {
+  callerIdOf,
   callerUploadPath,
   jpegWithExif,
   pngWithText,
@@ -70,13 +71,7 @@ async function exportOf(sessionId: string) {
 
 /** A dashboard's recording of the session's video: two chunks, finished. */
 async function recordVideo(sessionId: string, token: string) {
-  const callerId = (
-    await stack.database.db
-      .selectFrom('session_callers')
-      .select('id')
-      .where('session_id', '=', sessionId)
-      .executeTakeFirstOrThrow()
-  ).id;
+  const callerId = await callerIdOf(stack.database.db, sessionId);
   const started = await call<{ id: string }>(
     stack.api,
     'POST',

@@ -1,3 +1,4 @@
+import type { Database } from '@locus/db';
 import type { TestApi } from '../support/api';
 import { call, signIn } from '../auth/support';
 import type { TestSocket } from '../support/sockets';
@@ -235,4 +236,14 @@ export function callerUploadPath(
     ...Object.fromEntries(Object.entries(query).map(([key, value]) => [key, String(value)])),
   });
   return `/api/v1/caller/media?${params}`;
+}
+
+/** The id of the (only) caller of a session. */
+export async function callerIdOf(db: Database, sessionId: string): Promise<string> {
+  const row = await db
+    .selectFrom('session_callers')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -8,6 +8,7 @@ import { signMediaUrl } from '../../services/api/src/modules/media/signed-url';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 import { otherTeamEmail } from '../tracking/support';
 import {
+  callerIdOf,
   callerUploadPath,
   exifSecret,
   heic,
@@ -44,6 +45,16 @@ function storedFiles(): string[] {
   return readdirSync(mediaDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** The session's fixes as [latitude, longitude, captured at]. */
+async function storedFixes(sessionId: string) {
+  const fixes = await stack.database.db
+    .selectFrom('location_fixes')
+    .select(['latitude', 'longitude', 'captured_at'])
+    .where('session_id', '=', sessionId)
+    .execute();
+  return fixes.map((fix) => [fix.latitude, fix.longitude, fix.captured_at.toISOString()]);
 }
 
 async function mediaRows(sessionId: string) {
@@ -113,17 +124,7 @@ describe("the caller's photo upload", () => {
         position: { latitude: 38.8977, longitude: -77.0365, uncertaintyRadiusInMeters: 9 },
       },
     });
-    await expect
-      .poll(async () =>
-        (
-          await stack.database.db
-            .selectFrom('location_fixes')
-            .select(['latitude', 'longitude', 'captured_at'])
-            .where('session_id', '=', request.uuid)
-            .execute()
-        ).map((stored) => [stored.latitude, stored.longitude, stored.captured_at.toISOString()]),
-      )
-      .toEqual([[38.8977, -77.0365, takenAt]]);
+    await expect.poll(() => storedFixes(request.uuid)).toEqual([[38.8977, -77.0365, takenAt]]);
     await expect
       .poll(async () => (await mediaRows(request.uuid))[0]!.seq)
       .toBe((added!.data as { seq: number }).seq);
@@ -176,17 +177,7 @@ describe("the caller's photo upload", () => {
       [40.7128, -74.006],
       [null, null],
     ]);
-    await expect
-      .poll(async () =>
-        (
-          await stack.database.db
-            .selectFrom('location_fixes')
-            .select(['latitude', 'longitude', 'captured_at'])
-            .where('session_id', '=', request.uuid)
-            .execute()
-        ).map((fix) => [fix.latitude, fix.longitude, fix.captured_at.toISOString()]),
-      )
-      .toEqual([[40.7128, -74.006, takenAt]]);
+    await expect.poll(() => storedFixes(request.uuid)).toEqual([[40.7128, -74.006, takenAt]]);
     dispatcher.close();
   });
 
@@ -356,11 +347,7 @@ describe('access to media', () => {
 
   it("stores a dispatcher's snapshot and announces it", async () => {
     const { request, token, dispatcher } = await sessionWithCaller(stack.api, '+12025550176');
-    const callerRow = await stack.database.db
-      .selectFrom('session_callers')
-      .select('id')
-      .where('session_id', '=', request.uuid)
-      .executeTakeFirstOrThrow();
+    const callerRow = { id: await callerIdOf(stack.database.db, request.uuid) };
     const answer = await upload(
       stack.api,
       `/api/v1/sessions/${request.uuid}/media/snapshots?callerId=${callerRow.id}`,
@@ -377,13 +364,7 @@ describe('access to media', () => {
 
   it("refuses a still over its size, stills past the caller's budget and snapshots past theirs, storing nothing", async () => {
     const { request, token, linkToken } = await sessionWithCaller(stack.api, '+12025550177');
-    const callerId = (
-      await stack.database.db
-        .selectFrom('session_callers')
-        .select('id')
-        .where('session_id', '=', request.uuid)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const callerId = await callerIdOf(stack.database.db, request.uuid);
     const before = storedFiles();
     const big = await upload(
       stack.api,

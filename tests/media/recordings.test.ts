@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn, startAuthStack, type AuthStack } from '../auth/support';
 import { otherTeamEmail } from '../tracking/support';
-import { sessionWithCaller, upload } from './photos-support';
+import { callerIdOf, sessionWithCaller, upload } from './photos-support';
 
 // Issue 19's evidence recording: a dispatcher's dashboard uploads the received video in WebM
 // chunks while the team's `recordMedia` is on. Real API, Postgres and Redis; local storage.
@@ -53,13 +53,7 @@ async function setRecordMedia(recordMedia: boolean) {
 describe('evidence recording of the video', () => {
   it('follows the team setting, which its admin may change', async () => {
     const { request, token } = await sessionWithCaller(stack.api, '+12025550191');
-    const callerId = (
-      await stack.database.db
-        .selectFrom('session_callers')
-        .select('id')
-        .where('session_id', '=', request.uuid)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const callerId = await callerIdOf(stack.database.db, request.uuid);
     const start = () =>
       call<SessionRecording>(stack.api, 'POST', `/api/v1/sessions/${request.uuid}/recordings`, {
         token,

@@ -42,19 +42,12 @@ export async function countCallerMedia(
   callerId: string,
   kind: 'photo' | 'still',
 ): Promise<number> {
-  const row = await db
-    .selectFrom('session_media')
-    .select(sql<number>`count(*)::int`.as('count'))
-    .where('session_id', '=', sessionId)
-    .where('caller_id', '=', callerId)
-    .where('kind', '=', kind)
-    .executeTakeFirstOrThrow();
-  return row.count;
+  return (await usedCallerMedia(db, sessionId, callerId, kind)).count;
 }
 
 /** How many files of a kind the caller has in the session, and their bytes. */
 async function usedCallerMedia(
-  db: Transaction<DB>,
+  db: Database | Transaction<DB>,
   sessionId: string,
   callerId: string,
   kind: 'photo' | 'still' | 'snapshot',
