@@ -1,5 +1,5 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generateEvidenceKeyPem, loadEd25519PrivateKey, publicKeyId } from '@locus/client/evidence';
 import type { Database } from '@locus/db';
@@ -30,7 +30,9 @@ export async function evidenceSigningKey(
   return key;
 }
 
-async function keyFromFile(config: WorkerConfig): Promise<KeyObject> {
+export async function keyFromFile(
+  config: Pick<WorkerConfig, 'EVIDENCE_SIGNING_KEY_FILE' | 'NODE_ENV'>,
+): Promise<KeyObject> {
   const file = config.EVIDENCE_SIGNING_KEY_FILE;
   return readFile(file, 'utf8').then(
     (pem) => loadEd25519PrivateKey(pem),
@@ -38,15 +40,21 @@ async function keyFromFile(config: WorkerConfig): Promise<KeyObject> {
       if (error.code !== 'ENOENT' || config.NODE_ENV === 'production') throw error;
       const { privateKeyPem, publicKeyPem } = generateEvidenceKeyPem();
       await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      // `wx`: of two workers starting at once, the first one's key is kept, and only it writes
-      // the public half.
-      const created = await writeFile(file, privateKeyPem, { mode: 0o600, flag: 'wx' }).then(
-        () => true,
-        (raced: NodeJS.ErrnoException) => {
-          if (raced.code !== 'EEXIST') throw raced;
-          return false;
-        },
-      );
+      // Written whole under a private name, then linked into place: `link` fails if the file
+      // exists, so of two workers starting at once the first one's key is kept, and neither
+      // can read the other's key half-written (writing the key file itself with `wx` let a
+      // second worker read it empty).
+      const draft = `${file}.${process.pid}.${randomUUID()}.tmp`;
+      await writeFile(draft, privateKeyPem, { mode: 0o600, flag: 'wx' });
+      const created = await link(draft, file)
+        .then(
+          () => true,
+          (raced: NodeJS.ErrnoException) => {
+            if (raced.code !== 'EEXIST') throw raced;
+            return false;
+          },
+        )
+        .finally(() => rm(draft, { force: true }));
       if (created) await writeFile(publicKeyFile(file), publicKeyPem, { mode: 0o644 });
       return loadEd25519PrivateKey(await readFile(file, 'utf8'));
     },
