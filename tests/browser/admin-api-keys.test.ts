@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, expectAccessibleOnceShown } from '../support/browser';
+import type { Locator } from 'playwright-core';
+import { expectAccessible, expectAccessibleOnceShown, tabTo } from '../support/browser';
 import {
   newPage,
   signInWithForm,
@@ -106,56 +107,47 @@ describe('the API page', () => {
     await signInWithForm(page, env.api.url, 'teamadmin@demo-county.test');
     await page.goto(url('/admin/admin-api'));
     await page.getByRole('region', { name: 'Demo County 911' }).waitFor();
-    /** Tabs forward until the focused element's name matches, as a keyboard user would. */
-    const tabTo = async (name: RegExp) => {
-      for (let presses = 0; presses < 80; presses += 1) {
-        await page.keyboard.press('Tab');
-        const focused = await page.evaluate(() => {
-          const element = document.activeElement;
-          if (!element) return '';
-          const label = element instanceof HTMLInputElement ? element.labels?.[0] : undefined;
-          return (
-            element.getAttribute('aria-label') ?? label?.textContent ?? element.textContent ?? ''
-          );
-        });
-        if (name.test(focused)) return;
-      }
-      throw new Error(`Tab never reached ${name}`);
-    };
+    const create = page.getByRole('button', { name: 'Create API key for Demo County 911' });
+    const focused = (locator: Locator) =>
+      locator.evaluate((element) => element === document.activeElement).catch(() => false);
 
-    await tabTo(/^Create API key for Demo County 911$/);
+    await tabTo(page, create);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Create API key' });
     // The name field takes the focus (once the dialog has opened); Space toggles a scope.
     const name = dialog.getByRole('textbox', { name: 'Name' });
-    await expect.poll(() => name.evaluate((field) => field === document.activeElement)).toBe(true);
+    await expect.poll(() => focused(name)).toBe(true);
     await page.keyboard.type('Keyboard key');
-    expect(await dialog.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Keyboard key');
-    await tabTo(/^locate:write/);
+    await expect.poll(() => name.inputValue()).toBe('Keyboard key');
+    const scope = dialog.getByRole('checkbox', { name: 'locate:write' });
+    await tabTo(page, scope);
     await page.keyboard.press('Space');
-    expect(await dialog.getByRole('checkbox', { name: 'locate:write' }).isChecked()).toBe(true);
-    await tabTo(/^Create key$/);
+    await expect.poll(() => scope.isChecked()).toBe(true);
+    await tabTo(page, dialog.getByRole('button', { name: 'Create key' }));
     await page.keyboard.press('Enter');
 
-    // The key is shown with Done focused; Enter closes it.
+    // The key is shown with Done focused; Enter closes it, and the focus goes back to the button
+    // that opened the dialog (not to the top of the page).
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
     await shown.getByText('Copy this key now').waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Done');
+    await expect.poll(() => focused(shown.getByRole('button', { name: 'Done' }))).toBe(true);
     await page.keyboard.press('Enter');
     await shown.waitFor({ state: 'detached' });
+    await expect.poll(() => focused(create)).toBe(true);
 
     // Revoke: Cancel has the focus first, so Enter alone never revokes by accident.
-    await tabTo(/^Revoke Keyboard key$/);
+    await tabTo(page, page.getByRole('button', { name: 'Revoke Keyboard key' }));
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog', { name: 'Revoke API key' });
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent))
-      .toBe('Cancel');
-    await tabTo(/^Revoke key$/);
+    await confirm.waitFor();
+    await expect.poll(() => focused(confirm.getByRole('button', { name: 'Cancel' }))).toBe(true);
+    await tabTo(page, confirm.getByRole('button', { name: 'Revoke key' }));
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'detached' });
     const row = page.getByRole('row').filter({ hasText: 'Keyboard key' });
     await row.getByText('Revoked').waitFor();
+    // Its Revoke button went with the key: the focus goes to Create API key instead of the body.
+    await expect.poll(() => focused(create)).toBe(true);
     await context.close();
   }, 120_000);
 

@@ -1,5 +1,6 @@
 import type { ApiKey } from '@locus/contract';
 import { Text } from '@mantine/core';
+import type { RefObject } from 'react';
 import { ConfirmModal } from '../ConfirmModal';
 import { useRevokeApiKey } from './queries';
 
@@ -8,10 +9,12 @@ export function RevokeKeyModal({
   teamId,
   apiKey,
   onClose,
+  returnFocusTo,
 }: {
   teamId: string;
   apiKey: ApiKey;
   onClose: () => void;
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const revoke = useRevokeApiKey(teamId);
   return (
@@ -22,6 +25,7 @@ export function RevokeKeyModal({
       onClose={onClose}
       pending={revoke.isPending}
       error={revoke.error}
+      returnFocusTo={returnFocusTo}
     >
       <Text>
         Revoke <strong style={{ overflowWrap: 'anywhere' }}>{apiKey.name}</strong> (

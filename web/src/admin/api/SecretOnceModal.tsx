@@ -1,6 +1,7 @@
 import { Alert, Button, CopyButton, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { modalWidths } from '../../public-site/modal-widths';
+import { useReturnFocus } from '../use-return-focus';
 
 /** A secret to show this once (a new API key, a webhook's signing secret). */
 export interface SecretShown {
@@ -18,7 +19,8 @@ export interface SecretShown {
  * A creation dialog whose answer is a secret shown once: the form (`children`) gives way to the
  * secret inside the same dialog, since a second dialog would hand the focus back to the page as
  * the first closed, and the keyboard user lands on Done. Once shown, Escape or a click outside
- * must not lose the only copy: Done (or the close button) does.
+ * must not lose the only copy: Done (or the close button) does. Closing gives the focus back to
+ * the button that opened it.
  */
 export function SecretOnceModal({
   formTitle,
@@ -33,6 +35,7 @@ export function SecretOnceModal({
   onClose: () => void;
   children: ReactNode;
 }) {
+  useReturnFocus();
   const done = useRef<HTMLButtonElement>(null);
   const showing = shown !== null;
   useEffect(() => {

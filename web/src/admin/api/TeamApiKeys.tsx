@@ -14,7 +14,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconKey, IconPlus } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { failureMessage } from '../teams/queries';
 import { CreateKeyModal } from './CreateKeyModal';
 import { useApiKeys } from './queries';
@@ -105,6 +105,8 @@ export function TeamApiKeys({ teamId, teamName }: { teamId: string; teamName: st
   const keys = useApiKeys(teamId);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  // Where the focus goes after a revoke: the key's Revoke button is gone with it.
+  const createButton = useRef<HTMLButtonElement>(null);
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId}>
       <Stack gap="sm">
@@ -113,6 +115,7 @@ export function TeamApiKeys({ teamId, teamName }: { teamId: string; teamName: st
             {teamName}
           </Title>
           <Button
+            ref={createButton}
             leftSection={<IconPlus size={16} aria-hidden />}
             onClick={() => setCreating(true)}
             aria-label={`Create API key for ${teamName}`}
@@ -169,7 +172,12 @@ export function TeamApiKeys({ teamId, teamName }: { teamId: string; teamName: st
         <CreateKeyModal teamId={teamId} teamName={teamName} onClose={() => setCreating(false)} />
       )}
       {revoking && (
-        <RevokeKeyModal teamId={teamId} apiKey={revoking} onClose={() => setRevoking(null)} />
+        <RevokeKeyModal
+          teamId={teamId}
+          apiKey={revoking}
+          onClose={() => setRevoking(null)}
+          returnFocusTo={createButton}
+        />
       )}
     </Card>
   );

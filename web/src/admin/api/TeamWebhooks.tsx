@@ -1,7 +1,7 @@
 import type { Webhook } from '@locus/contract';
 import { Alert, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { ConfirmModal } from '../ConfirmModal';
 import { failureMessage } from '../teams/queries';
 import { AddWebhookModal } from './AddWebhookModal';
@@ -88,6 +88,8 @@ export function TeamWebhooks({ teamId, teamName }: { teamId: string; teamName: s
   const remove = useRemoveWebhook(teamId);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
+  // Where the focus goes after a delete: the endpoint's Delete button is gone with it.
+  const addButton = useRef<HTMLButtonElement>(null);
   return (
     <Stack gap="sm" component="section" aria-labelledby={headingId}>
       <Group justify="space-between" wrap="wrap">
@@ -95,6 +97,7 @@ export function TeamWebhooks({ teamId, teamName }: { teamId: string; teamName: s
           Webhooks
         </Title>
         <Button
+          ref={addButton}
           size="xs"
           variant="light"
           leftSection={<IconPlus size={14} aria-hidden />}
@@ -138,6 +141,7 @@ export function TeamWebhooks({ teamId, teamName }: { teamId: string; teamName: s
           onClose={() => setDeleting(null)}
           pending={remove.isPending}
           error={remove.error}
+          returnFocusTo={addButton}
         >
           <Text>
             Delete <strong style={{ overflowWrap: 'anywhere' }}>{deleting.url}</strong> and its

@@ -16,7 +16,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ConfirmModal } from '../ConfirmModal';
 import {
@@ -258,6 +258,8 @@ function HoldSection({ session }: { session: TeamSessionDetail }) {
   const reasonId = useId();
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
+  // Once released, the Release button gives way to the hold form: the focus goes to its reason.
+  const reasonField = useRef<HTMLTextAreaElement>(null);
   const hold = useSetLegalHold(session.teamId, session.id);
   const release = useReleaseLegalHold(session.teamId, session.id);
   return (
@@ -306,6 +308,7 @@ function HoldSection({ session }: { session: TeamSessionDetail }) {
             >
               <Stack gap="xs">
                 <Textarea
+                  ref={reasonField}
                   id={reasonId}
                   label="Reason for the hold"
                   description="For example a case or court reference. Kept in the audit trail."
@@ -337,6 +340,7 @@ function HoldSection({ session }: { session: TeamSessionDetail }) {
           confirmLabel="Release hold"
           pending={release.isPending}
           error={release.error}
+          returnFocusTo={reasonField}
           onClose={() => setConfirming(false)}
           onConfirm={() => release.mutate(undefined, { onSuccess: () => setConfirming(false) })}
         >
