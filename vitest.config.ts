@@ -17,5 +17,8 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // vitest's default of 1 s is shorter than a render, a job or a round trip can take on a
+    // loaded 2-core CI machine; a poll that succeeds still returns at once.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

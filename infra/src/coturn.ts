@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { stopStaleServer } from './stale-process';
-import { ensureDebianBinary } from './system-packages';
+import { ensureCoturn } from './system-packages';
 
 export interface RunningTurn {
   /** For TURN_URLS: UDP and TCP on the one port. */
@@ -45,7 +45,7 @@ export async function startCoturn(options: {
   /** Listen on loopback only (tests): nothing outside the machine reaches it. */
   loopbackOnly?: boolean;
 }): Promise<RunningTurn> {
-  const binary = ensureDebianBinary('turnserver', 'coturn', ['/usr/bin/turnserver']);
+  const binary = ensureCoturn();
   // Private, link-local, shared and loopback ranges: what a relay must never reach.
   const deniedPeers = [
     '0.0.0.0-0.255.255.255',

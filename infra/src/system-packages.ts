@@ -44,6 +44,12 @@ export function ensureDebianBinary(
 export const ensureRedisServer = (): string => ensureDebianBinary('redis-server', 'redis-server');
 export const ensureChromium = (): string =>
   ensureDebianBinary('chromium', 'chromium', ['/usr/bin/chromium']);
+/** The load balancer of the fault and deploy tests (and of deploy/compose.yaml). */
+export const ensureHaproxy = (): string =>
+  ensureDebianBinary('haproxy', 'haproxy', ['/usr/sbin/haproxy']);
+/** The TURN server of the video path (issue 19). */
+export const ensureCoturn = (): string =>
+  ensureDebianBinary('turnserver', 'coturn', ['/usr/bin/turnserver']);
 
 /** Debian's packages of the offline chat translation (Apertium with the pairs Locus uses). */
 const apertiumPackages = ['apertium', 'apertium-eng-spa', 'apertium-fr-es'];

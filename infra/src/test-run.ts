@@ -6,7 +6,13 @@ import { checks } from './cli-checks';
 import { localServices } from './local-services';
 import { bin, dataRoot, repoRoot } from './paths';
 import { run } from './processes';
-import { ensureApertium, ensureChromium, ensureRedisServer } from './system-packages';
+import {
+  ensureApertium,
+  ensureChromium,
+  ensureCoturn,
+  ensureHaproxy,
+  ensureRedisServer,
+} from './system-packages';
 import { buildWebIfStale } from './web-build';
 
 export const TEMPLATE_DATABASE = 'locus_template';
@@ -44,6 +50,10 @@ export async function runTests(vitestArgs: string[]): Promise<number> {
   ensureRedisServer();
   ensureApertium(); // the chat's offline translation, which its tests run for real
   const chromium = ensureChromium();
+  // Installed here, once, rather than by the first test that needs them: two test processes
+  // running apt-get at once fail on dpkg's lock.
+  ensureHaproxy();
+  ensureCoturn();
   const failures: string[] = [];
   const quick = vitestArgs.length > 0; // `npm test -- <filter>` runs just those tests
   if (!quick) {

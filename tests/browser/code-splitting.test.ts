@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { features } from '../../web/src/public-site/content';
 import { privacyPolicy, termsOfUse } from '../../web/src/public-site/legal/documents';
@@ -29,16 +29,26 @@ interface Script {
   body: string;
 }
 
-/** Every JavaScript file the page requests from now on, with its text. */
+/** Every JavaScript file the page requests from now until `all()`, with its text. */
 function recordScripts(page: Page): { all(): Promise<Script[]> } {
   const scripts: Array<Promise<Script>> = [];
-  page.on('response', (response) => {
+  const record = (response: Response) => {
     const { pathname } = new URL(response.url());
     if (!pathname.endsWith('.js')) return;
     const file = pathname.slice(pathname.lastIndexOf('/') + 1);
-    scripts.push(response.text().then((body) => ({ file, body })));
-  });
-  return { all: () => Promise.all(scripts) };
+    const script = response.text().then((body) => ({ file, body }));
+    // Awaited by `all()`, which fails with it; until then (or if a chunk came after it and the
+    // page closed first) it must not count as an unhandled rejection.
+    script.catch(() => undefined);
+    scripts.push(script);
+  };
+  page.on('response', record);
+  return {
+    all: () => {
+      page.off('response', record);
+      return Promise.all(scripts);
+    },
+  };
 }
 
 const files = (scripts: Script[]) => scripts.map((script) => script.file);

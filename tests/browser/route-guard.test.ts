@@ -137,7 +137,7 @@ describe('signed-in users', { timeout: 60_000 }, () => {
     // test reads the first 401 from any API route, not one route's. Read as it passes through
     // (a route), not from the page's response afterwards: the logout navigates away at once, and
     // the browser then drops the body (it failed that way once on a loaded machine).
-    const firstRefusal = new Promise<string>((resolve) => {
+    const firstRefusal = new Promise<string>((resolve, reject) => {
       void page.route('**/api/v1/**', async (route) => {
         // Several calls may meet the expired session at once. The first 401 passed on logs the
         // page out and navigates away, which cancels the others still held here: their
@@ -149,7 +149,9 @@ describe('signed-in users', { timeout: 60_000 }, () => {
             resolve(((await response.json()) as { error: string }).error);
           await route.fulfill({ response });
         } catch (error) {
-          if (!/disposed|closed/i.test(String(error))) throw error;
+          // Anything else fails the test through the promise it awaits, not as an unhandled
+          // rejection in Playwright's route handler.
+          if (!/disposed|closed/i.test(String(error))) reject(error);
         }
       });
     });

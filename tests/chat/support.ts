@@ -7,7 +7,7 @@ import {
   callerSocket,
   joinSession,
   linkTokenIn,
-  outboxSms,
+  sentTexts,
   startStream,
   type ConnectionRequest,
 } from '../tracking/support';
@@ -83,7 +83,7 @@ export async function chatSession(
     body: { connectionRequestUuid: request.uuid, language },
   });
   expect(texted.status).toBe(200);
-  const texts = await outboxSms(api, phoneNumber);
+  const texts = await sentTexts(api, phoneNumber);
   const linkToken = linkTokenIn(texts[texts.length - 1]!.body);
   const caller = await callerSocket(api, linkToken);
   return { authToken, request, callerId: request.id, linkToken, dispatcher, caller };

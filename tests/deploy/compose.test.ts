@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/src/free-port';
 import { startApi, testRedisPrefix, type TestApi } from '../support/api';
 import { freshDatabase, type TestDatabase } from '../support/database';
-import { deployDir, ensureHaproxy, envFileNames, repoRoot } from './support';
+import { ensureHaproxy } from '../../infra/src/system-packages';
+import { deployDir, envFileNames, repoRoot } from './support';
 
 // Issue 18, deployment: deploy/compose.yaml is a valid Compose file (the compose-spec JSON
 // schema), wired to settings Locus really reads, with no secret in it, health checks, and a
@@ -241,6 +242,8 @@ describe('deploy/haproxy.cfg in front of two real API instances', () => {
     socket.on('message', (data: Buffer) => frames.push(data.toString()));
     const opened = new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
+      // A reset before the upgrade fails the test here, not as an uncaught 'error' event.
+      socket.on('error', reject);
       socket.once('unexpected-response', (_req, res) =>
         reject(new Error(`upgrade refused: ${res.statusCode}`)),
       );

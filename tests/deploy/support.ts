@@ -70,10 +70,6 @@ export async function helmRenderer(): Promise<string> {
   return binary;
 }
 
-/** Where HAProxy is, installing Debian's package when missing (as root). */
-export const ensureHaproxy = (): string =>
-  ensureDebianBinary('haproxy', 'haproxy', ['/usr/sbin/haproxy']);
-
 /** The names a `.env.example`-style file sets, commented out (`# NAME=`) or not. */
 export function envFileNames(text: string): string[] {
   return [...text.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
  */
 export abstract class HttpFake {
   private readonly server = createServer((request, response) => {
-    void this.handle(request, response);
+    // A client that goes away mid-request (or `close()` cutting one) rejects the body read:
+    // the fake drops that request instead of failing the run with an unhandled rejection.
+    this.handle(request, response).catch(() => response.destroy());
   });
 
   /** Starts a fake of this class: `await FakeTwilio.start()`. */

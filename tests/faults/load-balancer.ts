@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../infra/src/free-port';
-import { ensureDebianBinary } from '../../infra/src/system-packages';
+import { ensureHaproxy } from '../../infra/src/system-packages';
 
 const shipped = readFileSync(join(import.meta.dirname, '../../deploy/haproxy.cfg'), 'utf8');
 
@@ -21,7 +21,7 @@ export interface LoadBalancer {
  * same health checks, retries and websocket handling as a deployment.
  */
 export async function startLoadBalancer(apiPorts: [number, number]): Promise<LoadBalancer> {
-  const binary = ensureDebianBinary('haproxy', 'haproxy', ['/usr/sbin/haproxy']);
+  const binary = ensureHaproxy();
   const scratch = mkdtempSync(join(tmpdir(), 'locus-fault-lb-'));
   const port = await freePort();
   const statsPort = await freePort();

@@ -6,7 +6,7 @@ import {
   dispatcherEmail,
   joinSession,
   linkTokenIn,
-  outboxSms,
+  sentTexts,
   startStream,
   type ConnectionRequest,
 } from '../tracking/support';
@@ -192,7 +192,7 @@ export async function sessionWithCaller(
     body: { connectionRequestUuid: request.uuid, language: 'en' },
   });
   if (texted.status !== 200) throw new Error(`texting answered ${texted.status}`);
-  const linkToken = linkTokenIn((await outboxSms(api, phoneNumber))[0]!.body);
+  const linkToken = linkTokenIn((await sentTexts(api, phoneNumber))[0]!.body);
   return { request, token, linkToken, dispatcher };
 }
 

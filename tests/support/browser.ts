@@ -167,6 +167,9 @@ export function focusRingOf(focused: Element): FocusRing {
 export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
   for (let presses = 0; presses < limit; presses += 1) {
     await page.keyboard.press('Tab');
+    // Let the timers the key queued run first: Mantine's focus trap checks a Tab out of a date
+    // field in a timer, and one that ran after the next Tab would move the focus back.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     const focused = await target
       .evaluate((element) => element === document.activeElement)
       .catch(() => false);

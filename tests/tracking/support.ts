@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { TestApi } from '../support/api';
 import { TestSocket } from '../support/sockets';
 import { call } from '../auth/support';
@@ -51,6 +52,19 @@ export async function outboxSms(api: TestApi, to: string): Promise<OutboxSms[]> 
   );
   if (answer.status !== 200) throw new Error(`dev outbox answered ${answer.status}`);
   return answer.body;
+}
+
+/**
+ * The texts sent to `to` once there are at least `atLeast`: the API answers a text request after
+ * the worker sends it or after SMS_WAIT_MS, whichever comes first, so on a starved machine the
+ * text may land in the outbox just after the answer.
+ */
+export async function sentTexts(api: TestApi, to: string, atLeast = 1): Promise<OutboxSms[]> {
+  let texts: OutboxSms[] = [];
+  await expect
+    .poll(async () => (texts = await outboxSms(api, to)).length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(atLeast);
+  return texts;
 }
 
 /** The caller link's token in a text message. */
