@@ -32,6 +32,14 @@ export function createPool({
     delete error.client;
     onIdleError(error);
   });
+  // The pool listens for errors of idle connections only. A connection that breaks while it is
+  // checked out (a query in flight when Postgres stops or resets it) fails that query, and then
+  // pg emits `error` on the client as well: with no listener that is an uncaught exception,
+  // which stops the API or worker. The query's own rejection is what callers see and handle
+  // (503 with Retry-After, a retried job); pg drops the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 
