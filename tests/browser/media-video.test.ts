@@ -102,6 +102,37 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
     const panel = mediaPanel(dispatcher);
     await videoPlaying(dispatcher, caller);
 
+    // A duplicated tab starts with a copy of the page's session storage, its camera record
+    // included. It asks the other tabs, finds the camera open in the original, and drops the
+    // record instead of reporting that video as gone with a reload.
+    const storage = await caller.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
+    expect(storage).toContain('locus.video.');
+    const copy = await caller.context().newPage();
+    await copy.addInitScript((entries: string) => {
+      if (sessionStorage.length > 0) return;
+      for (const [key, value] of JSON.parse(entries) as [string, string][])
+        sessionStorage.setItem(key, value);
+    }, storage);
+    await copy.goto(caller.url());
+    await copy.getByText(en.sharingTitle).first().waitFor();
+    await expect
+      .poll(() =>
+        copy.evaluate(() =>
+          Object.keys(sessionStorage).some((key) => key.startsWith('locus.video.')),
+        ),
+      )
+      .toBe(false);
+    await copy.close();
+    const before = await videoProgress(dispatcher);
+    await expect
+      .poll(async () => (await videoProgress(dispatcher)).frames)
+      .toBeGreaterThan(before.frames);
+    expect(
+      await logPanel(dispatcher)
+        .getByText(/Video stopped/)
+        .count(),
+    ).toBe(0);
+
     // A reload ends the page's camera: the dispatcher is not left watching a frozen picture.
     await caller.reload();
     await logPanel(dispatcher)

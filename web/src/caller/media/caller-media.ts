@@ -1,6 +1,7 @@
 import type { MediaAnswer } from '@locus/contract';
 import type { MediaClientFrame, MediaServerFrame } from '../caller-socket';
 import { callerMediaLimits } from './media-limits';
+import { OtherTabs } from './other-tabs';
 import { preparePhoto, toJpeg, uploadPicture, type PreparedPicture } from './photo';
 import { VideoSender } from './video-sender';
 
@@ -72,12 +73,19 @@ export class CallerMedia {
    * again). Another tab of the same link has its own, so it never stops this one's.
    */
   private video: VideoRecord | null;
+  /** Answers a duplicated tab asking whether this one's camera is open (see `OtherTabs`). */
+  private readonly otherTabs: OtherTabs;
+  private askingOtherTabs = false;
 
   constructor(
     private readonly token: string,
     private readonly send: (frame: MediaClientFrame) => boolean,
   ) {
     this.video = readVideoRecord(token);
+    this.otherTabs = new OtherTabs(
+      videoKey(token),
+      (videoId) => this.sender !== null && this.video?.id === videoId,
+    );
   }
 
   readonly getState = (): MediaState => this.state;
@@ -103,8 +111,12 @@ export class CallerMedia {
       this.send({ event: 'video-state', data: { state, videoId, resent: true } });
       return;
     }
-    // No camera, and no word of how it ended: the page was reloaded, and it went with it.
-    if (video.stop === null) this.setVideo({ id: videoId, stop: 'page' });
+    // No camera, and no word of how it ended: the page was reloaded, and it went with it, unless
+    // this tab is a copy of one that still has it open.
+    if (video.stop === null) {
+      void this.reportLostVideo(videoId);
+      return;
+    }
     const theirs = video.stop === 'caller';
     this.send({
       event: 'video-state',
@@ -238,6 +250,7 @@ export class CallerMedia {
   readonly destroy = (): void => {
     this.gone = true;
     this.closeCamera('off');
+    this.otherTabs.close();
     this.listeners.clear();
   };
 
@@ -291,6 +304,23 @@ export class CallerMedia {
     } finally {
       this.stillInFlight = false;
     }
+  }
+
+  /**
+   * This tab's record names a camera it does not have. A duplicated tab's original may still
+   * have it open: then it is not this tab's to report, and the record is dropped. Otherwise it
+   * went with a reload, and the server hears so (`resent`: it announces it once).
+   */
+  private async reportLostVideo(videoId: string): Promise<void> {
+    if (this.askingOtherTabs) return;
+    this.askingOtherTabs = true;
+    const elsewhere = await this.otherTabs.hasElsewhere(videoId);
+    this.askingOtherTabs = false;
+    // A camera opened here meanwhile, or the page went: that has said what there is to say.
+    if (this.gone || this.sender || this.video?.id !== videoId || this.video.stop !== null) return;
+    if (elsewhere) return this.setVideo(null);
+    this.setVideo({ id: videoId, stop: 'page' });
+    this.send({ event: 'video-state', data: { state: 'stopped', videoId, resent: true } });
   }
 
   private setVideo(video: VideoRecord | null): void {
