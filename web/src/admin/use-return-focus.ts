@@ -20,9 +20,11 @@ export function useReturnFocus(fallback?: RefObject<HTMLElement | null>): void {
       setTimeout(() => {
         const active = document.activeElement;
         if (active && active !== document.body && active.isConnected) return;
-        const target =
-          opener?.isConnected && opener !== document.body ? opener : fallbackRef.current?.current;
-        target?.focus();
+        // Safari does not focus a clicked button: then there was no opener to go back to, and
+        // the focus stays where the browser puts it, as before.
+        if (!opener || opener === document.body) return;
+        const target = opener.isConnected ? opener : fallbackRef.current?.current;
+        target?.focus({ preventScroll: true });
       }, 0);
     },
     [opener],

@@ -44,22 +44,37 @@ export async function keyFromFile(
       // exists, so of two workers starting at once the first one's key is kept, and neither
       // can read the other's key half-written (writing the key file itself with `wx` let a
       // second worker read it empty).
-      const draft = `${file}.${process.pid}.${randomUUID()}.tmp`;
-      await writeFile(draft, privateKeyPem, { mode: 0o600, flag: 'wx' });
-      const created = await link(draft, file)
-        .then(
-          () => true,
-          (raced: NodeJS.ErrnoException) => {
-            if (raced.code !== 'EEXIST') throw raced;
-            return false;
-          },
-        )
-        .finally(() => rm(draft, { force: true }));
+      const created = await createOnce(file, privateKeyPem);
       if (created) await writeFile(publicKeyFile(file), publicKeyPem, { mode: 0o644 });
       return loadEd25519PrivateKey(await readFile(file, 'utf8'));
     },
   );
 }
+
+/**
+ * Writes `file` unless it exists; false when another worker's key got there first. Written
+ * whole under a draft name, then linked into place. Where the filesystem has no hard links
+ * (vfat, some network and shared-folder mounts), an exclusive create of the file itself.
+ */
+async function createOnce(file: string, content: string): Promise<boolean> {
+  const existed = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+    return false;
+  };
+  const draft = `${file}.${process.pid}.${randomUUID()}.tmp`;
+  await writeFile(draft, content, { mode: 0o600, flag: 'wx' });
+  return link(draft, file)
+    .then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (!noHardLinks.has(error.code ?? '')) return existed(error);
+        return writeFile(file, content, { mode: 0o600, flag: 'wx' }).then(() => true, existed);
+      },
+    )
+    .finally(() => rm(draft, { force: true }));
+}
+
+const noHardLinks = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
 export function publicKeyFile(privateKeyFile: string): string {
   return privateKeyFile.replace(/(\.pem)?$/, '.pub.pem');

@@ -4,14 +4,15 @@
  * otherwise say that video went with a reload while the original still films. So before it says
  * so, it asks: a tab that has that camera open answers at once.
  *
- * Without BroadcastChannel (old browsers) nobody answers, and a reload is reported as before.
+ * Without BroadcastChannel (old browsers, or Firefox with cookies blocked, where the constructor
+ * throws) nobody answers, and a reload is reported as before.
  */
 export class OtherTabs {
   private readonly channel: BroadcastChannel | null;
   private closed = false;
 
   constructor(name: string, hasOpen: (videoId: string) => boolean) {
-    this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : null;
+    this.channel = openChannel(name);
     this.channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
       const asked = idIn(event.data, 'ask');
       if (asked && hasOpen(asked)) this.channel?.postMessage({ open: asked });
@@ -43,6 +44,15 @@ export class OtherTabs {
   close(): void {
     this.closed = true;
     this.channel?.close();
+  }
+}
+
+function openChannel(name: string): BroadcastChannel | null {
+  try {
+    return typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : null;
+  } catch {
+    // SecurityError where storage is refused: the caller's page must go on without it.
+    return null;
   }
 }
 
