@@ -126,7 +126,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   publisher.on('error', (error) => app.log.error({ err: error }, 'redis publisher error'));
   subscriber.on('error', (error) => app.log.error({ err: error }, 'redis subscriber error'));
   const metrics = createMetrics();
-  const queues = createQueues(redis, config.REDIS_KEY_PREFIX);
+  const queues = createQueues(redis, config.REDIS_KEY_PREFIX, (error, queue) =>
+    app.log.warn({ err: error, queue }, 'queue error'),
+  );
 
   // Fixes and events are written to Postgres on a thread of their own (issue 16), so that
   // building and committing batches never delays a delivery.
@@ -194,6 +196,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   await hub.start();
   await queues.ready();
   app.server.on('upgrade', hub.handleUpgrade);
+  // Fastify drops its own listener after listen: a later server error (out of file descriptors
+  // on accept) is logged instead of stopping the instance.
+  app.server.on('error', (error) => app.log.error({ err: error }, 'http server error'));
 
   // Before any route or scope, so that all of them inherit these.
   installErrorHandler(app);

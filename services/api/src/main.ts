@@ -41,8 +41,16 @@ async function shutdown(signal: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, drainMs));
   }
   app.log.info({ signal }, 'shutting down: finishing in-flight work');
-  await app.close();
-  await tracing?.shutdown();
+  try {
+    await app.close();
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown: closing failed');
+    process.exit(1);
+  }
+  // An unreachable trace collector loses the last spans, not the clean exit.
+  await tracing?.shutdown().catch((error: unknown) => {
+    app.log.warn({ err: error }, 'shutdown: the last traces could not be sent');
+  });
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

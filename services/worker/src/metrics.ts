@@ -65,8 +65,14 @@ export async function serveWorkerMetrics(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  // Later errors (out of file descriptors on accept) are logged: a scrape page must not stop the
+  // worker.
+  server.on('error', (error) => log.error({ err: error }, 'metrics server error'));
   log.info({ port }, 'worker metrics at /metrics');
   return server;
 }

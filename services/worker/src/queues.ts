@@ -6,9 +6,19 @@ import type { Redis } from 'ioredis';
 const pending = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
 /** The worker's own handle on the queues, for sweepers and schedules. */
-export function createWorkerQueues(connection: Redis, redisKeyPrefix: string) {
+export function createWorkerQueues(
+  connection: Redis,
+  redisKeyPrefix: string,
+  /** Their connections' errors (Redis restarting): logged, where BullMQ would print them raw. */
+  onError: (error: Error, queue: string) => void,
+) {
   const prefix = bullPrefix(redisKeyPrefix);
-  const queues = new Map(queueNames.map((name) => [name, new Queue(name, { connection, prefix })]));
+  const queues = new Map(
+    queueNames.map((name) => [
+      name,
+      new Queue(name, { connection, prefix }).on('error', (error) => onError(error, name)),
+    ]),
+  );
   const queueOf = (key: JobKey) => queues.get(jobs[key].queue)!;
   return {
     queueOf,

@@ -37,7 +37,9 @@ export async function startWorkers(
   const storage = exportStorageFromConfig(config);
   const mediaStorage = workerMediaStorage(config);
   const evidenceKey = await evidenceSigningKey(config, deps);
-  const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX);
+  const queueError = (error: Error, queue: string) =>
+    deps.log.warn({ err: error, queue }, 'queue error');
+  const queues = createWorkerQueues(deps.connection, config.REDIS_KEY_PREFIX, queueError);
 
   const run = async (job: Job, origin: JobOrigin) => {
     const key = keyByName.get(job.name);
@@ -105,6 +107,7 @@ export async function startWorkers(
       }),
   );
   for (const worker of workers) {
+    worker.on('error', (error) => queueError(error, worker.name));
     worker.on('failed', (job, error) => {
       const requestId = jobOrigin(job?.opts.telemetry?.metadata).requestId;
       deps.log.error(

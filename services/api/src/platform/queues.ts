@@ -9,12 +9,25 @@ const awaitedQueues: string[] = [jobs.locationLookup.queue, jobs.smsSend.queue];
 export type JobOutcome = 'completed' | 'failed' | 'timeout';
 
 /** The API's handle on every queue: it enqueues, the worker processes. */
-export function createQueues(connection: Redis, redisKeyPrefix: string) {
+export function createQueues(
+  connection: Redis,
+  redisKeyPrefix: string,
+  /** Their connections' errors (Redis restarting): logged, where BullMQ would print them raw. */
+  onError: (error: Error, queue: string) => void,
+) {
   const prefix = bullPrefix(redisKeyPrefix);
-  const queues = new Map(queueNames.map((name) => [name, new Queue(name, { connection, prefix })]));
+  const queues = new Map(
+    queueNames.map((name) => [
+      name,
+      new Queue(name, { connection, prefix }).on('error', (error) => onError(error, name)),
+    ]),
+  );
   // QueueEvents blocks on its connection (XREAD); BullMQ duplicates the shared one for that.
   const events = new Map(
-    awaitedQueues.map((name) => [name, new QueueEvents(name, { connection, prefix })]),
+    awaitedQueues.map((name) => [
+      name,
+      new QueueEvents(name, { connection, prefix }).on('error', (error) => onError(error, name)),
+    ]),
   );
   return {
     all: [...queues.values()],

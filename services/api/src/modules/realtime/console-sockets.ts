@@ -12,6 +12,7 @@ import type { Metrics } from '../../platform/metrics';
 import { ConsoleConnection } from './console-connection';
 import type { Fanout } from './fanout';
 import { errorFrame, frame } from './frames';
+import { ignoreSocketError, refuse, requestUrl } from './upgrade';
 
 export interface ConsoleSocketsDeps {
   db: Database;
@@ -175,7 +176,8 @@ export class ConsoleSockets {
 
   readonly handleUpgrade = (request: IncomingMessage, socket: Socket, head: Buffer): void => {
     if (this.closing) return refuse(socket, 503, 'Service Unavailable');
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const url = requestUrl(request);
+    if (!url) return refuse(socket, 400, 'Bad Request');
     this.deps.tickets.redeem(url.searchParams.get('ticket')).then(
       (grant) => {
         if (this.closing) return refuse(socket, 503, 'Service Unavailable');
@@ -184,6 +186,9 @@ export class ConsoleSockets {
             // Accept, then explain, as the hub does for tokens: a browser cannot read the
             // status of a refused upgrade.
             this.deps.metrics.framesRejected.inc({ reason: 'invalid-token' });
+            // ws reads on until the close completes: a malformed frame meanwhile must not be
+            // an 'error' with no listener.
+            ws.on('error', ignoreSocketError);
             ws.send(
               errorFrame('invalid-token', 'This ticket is unknown, expired or already used.'),
             );
@@ -256,8 +261,4 @@ export class ConsoleSockets {
     clearTimeout(cutOff);
     clearTimeout(giveUp);
   }
-}
-
-function refuse(socket: Socket, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

@@ -114,3 +114,17 @@ export class Fanout {
     }
   }
 }
+
+/**
+ * The ids in a control message (a JSON array of strings). Anything else, say from an instance of
+ * another version during a rolling deploy, is no ids rather than an exception thrown inside the
+ * Redis client's message event, which would stop the instance.
+ */
+export function idsIn(message: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(message);
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}

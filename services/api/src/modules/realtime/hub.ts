@@ -23,8 +23,10 @@ import { CallerPresence } from './caller-presence';
 import type { ConsoleSockets } from './console-sockets';
 import type { RealtimeContext } from './context';
 import { DispatcherConnection } from './dispatcher-connection';
+import { idsIn } from './fanout';
 import { errorFrame } from './frames';
 import { TokenSocketCap } from './socket-caps';
+import { ignoreSocketError, refuse, requestUrl } from './upgrade';
 
 const kindByPath: Record<string, TokenKind> = {
   [realtimePaths.dispatcher]: 'dispatcher',
@@ -69,7 +71,7 @@ export class RealtimeHub {
     });
     await this.context.media?.start(this.context.fanout);
     await this.context.fanout.control(keys.callersRevoked(), (message) => {
-      const callerIds = new Set(JSON.parse(message) as string[]);
+      const callerIds = new Set(idsIn(message));
       for (const connection of this.connections) {
         if (connection instanceof CallerConnection && callerIds.has(connection.callerId))
           connection.revoke();
@@ -149,7 +151,10 @@ export class RealtimeHub {
     // A function of the module, not a closure: this listener lives as long as the socket, and a
     // closure here would keep the upgrade request alive with it (see `accept`).
     socket.on('error', ignoreSocketError);
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const url = requestUrl(request);
+    // A target the URL parser refuses (`//[`) would otherwise throw out of Node's 'upgrade'
+    // event, which nothing catches: one request would stop the instance.
+    if (!url) return refuse(socket, 400, 'Bad Request');
     if (url.pathname === realtimePaths.console && this.consoles)
       return this.consoles.handleUpgrade(request, socket, head);
     const kind = kindByPath[url.pathname];
@@ -191,6 +196,9 @@ export class RealtimeHub {
     if (!grant || token === null || (kind === 'caller' && !grant.callerId)) {
       // Accept, then explain: a browser cannot read the status of a refused upgrade.
       this.context.metrics.framesRejected.inc({ reason: 'invalid-token' });
+      // Until the peer's close frame, ws goes on reading: a malformed frame meanwhile is an
+      // 'error' on `ws`, which must have a listener or it stops the process.
+      ws.on('error', ignoreSocketError);
       ws.send(errorFrame('invalid-token', 'This link or token is unknown, expired or revoked.'));
       ws.close(closeCodes.invalidToken, 'invalid-token');
       return;
@@ -322,8 +330,3 @@ export class RealtimeHub {
 }
 
 /** A reset connection surfaces as `close`, which the connection handles. */
-function ignoreSocketError(): void {}
-
-function refuse(socket: Socket, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}

@@ -1,6 +1,7 @@
 import { closeCodes, realtimeLimits } from '@locus/contract';
 import { randomBytes } from 'node:crypto';
 import type { RealtimeContext } from './context';
+import { idsIn } from './fanout';
 
 interface Closable {
   close(code: number, reason: string): void;
@@ -26,7 +27,7 @@ export class TokenSocketCap {
     await this.context.fanout.control(
       this.context.sequencer.keys.socketsSuperseded(),
       (message) => {
-        for (const member of JSON.parse(message) as string[]) {
+        for (const member of idsIn(message)) {
           this.byMember.get(member)?.close(closeCodes.superseded, 'superseded');
         }
       },
