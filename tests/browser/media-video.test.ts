@@ -132,6 +132,8 @@ describe('live video from the caller', { timeout: 300_000 }, () => {
         .getByText(/Video stopped/)
         .count(),
     ).toBe(0);
+    // Nor did the copy closing tell the dispatcher that the caller's page is gone.
+    expect(await panel.getByRole('button', { name: 'Request photo' }).isEnabled()).toBe(true);
 
     // A reload ends the page's camera: the dispatcher is not left watching a frozen picture.
     await caller.reload();

@@ -89,6 +89,29 @@ describe('sockets per token', () => {
     for (const socket of [...sockets.slice(1), replacement]) await socket.close();
   });
 
+  it("a second tab of the link closing does not tell the dispatcher the caller's page is gone", async () => {
+    const session = await newSession();
+    const dispatcher = await joinAsDispatcher(apiA, session);
+    const connectedFrames = () =>
+      dispatcher.of('caller-connected').map((frame) => frame.data.connected as boolean);
+    const first = await TestSocket.open(callerUrl(apiA, session));
+    const second = await TestSocket.open(callerUrl(apiA, session));
+    await dispatcher.count('caller-connected', 2);
+
+    // The second tab closes; the first goes on. A fix from it, published after the close was
+    // handled, is the point by which a "disconnected" from that close would have arrived.
+    await second.close();
+    first.send('fix', { ...fixAt(Date.now() - 60_000, 0), n: 1 });
+    await dispatcher.event('new-location-available');
+    expect(connectedFrames()).toEqual([true, true]);
+
+    // The last tab closing says so.
+    await first.close();
+    await dispatcher.next((frame) => frame.event === 'caller-connected' && !frame.data.connected);
+    expect(connectedFrames()).toEqual([true, true, false]);
+    await dispatcher.close();
+  });
+
   it('a dispatcher token holds at most a few sockets too', async () => {
     const session = await newSession();
     const cap = realtimeLimits.maxSocketsPerToken;

@@ -82,6 +82,11 @@ export class CallerConnection {
     private readonly context: RealtimeContext,
     /** The browser the page runs in, as its upgrade request said: kept on consent receipts. */
     private readonly userAgent: string | null = null,
+    /**
+     * Whether the caller still has another socket on this instance (another tab of the link,
+     * or the reloaded page's new socket that opened before the old one's close was seen).
+     */
+    private readonly stillOpenHere: () => boolean = () => false,
   ) {
     this.tokens = context.config.CALLER_EVENT_BURST;
     context.metrics.sockets.inc({ kind: 'caller' });
@@ -513,9 +518,13 @@ export class CallerConnection {
     this.media?.closed();
     this.context.metrics.sockets.dec({ kind: 'caller' });
     if (this.superseded) return;
-    this.enqueue(() =>
-      this.publish('caller-connected', { connected: false }).then(() => undefined),
-    );
+    // Asked when the queue reaches it, after every 'close' listener (the hub's count of this
+    // caller's sockets included) has run: a tab closed beside another one that stays open does
+    // not tell the dispatcher that the caller's page is gone.
+    this.enqueue(async () => {
+      if (this.stillOpenHere()) return;
+      await this.publish('caller-connected', { connected: false });
+    });
   }
 }
 

@@ -211,6 +211,7 @@ export class RealtimeHub {
             { sessionId: grant.sessionId, callerId: grant.callerId! },
             this.context,
             userAgent,
+            () => this.presence.isHere(grant.callerId!),
           );
     const tokenHash = hashToken(token);
     this.connections.add(connection);
