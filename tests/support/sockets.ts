@@ -44,10 +44,17 @@ export class TestSocket {
     ws.on('error', () => undefined);
   }
 
-  /** `headers`: what a browser's upgrade request would carry, e.g. its `user-agent`. */
-  static open(url: string, headers?: Record<string, string>): Promise<TestSocket> {
+  /**
+   * `headers`: what a browser's upgrade request would carry, e.g. its `user-agent`.
+   * `silent`: never answers the server's pings, as a phone whose network went away unseen.
+   */
+  static open(
+    url: string,
+    headers?: Record<string, string>,
+    { silent = false }: { silent?: boolean } = {},
+  ): Promise<TestSocket> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, headers ? { headers } : undefined);
+      const ws = new WebSocket(url, { ...(headers ? { headers } : {}), autoPong: !silent });
       const socket = new TestSocket(ws);
       ws.once('open', () => resolve(socket));
       ws.once('error', reject);

@@ -140,6 +140,12 @@ export const ApiConfig = z.object({
   /** Sustained events per second from one caller socket, and the burst it may send at once (a page resending what it queued while offline). */
   CALLER_MAX_EVENTS_PER_SECOND: int(10),
   CALLER_EVENT_BURST: int(60),
+  /**
+   * How often the server pings dispatcher and caller sockets; one that missed the previous ping
+   * is closed, so a phone that lost its network unseen stops counting as connected within two
+   * periods. 0: no pings.
+   */
+  SOCKET_HEARTBEAT_MS: int(20_000),
   DISPATCHER_TOKEN_TTL_SECONDS: int(12 * 3600),
   /** The hard cap: no caller link works longer than this after it was sent, opened or not. */
   CALLER_TOKEN_TTL_SECONDS: int(24 * 3600),

@@ -131,16 +131,9 @@ export class DispatcherMedia {
     }
     const { viewerId } = watched;
     this.viewers.set(callerId, viewerId);
-    if (this.closedAlready) {
-      // The socket went while Redis was slow: its seat goes back. Redis failing now (a
-      // failover) leaves the seat until the video ends, and must not stop the process.
-      await media
-        .unwatch(this.sessionId, callerId, viewerId)
-        .catch((error: unknown) =>
-          this.context.log.warn({ err: error }, 'could not give back a closed viewer’s seat'),
-        );
-      return;
-    }
+    // The socket went while Redis was slow: `closed()` gives the seat back (its task runs after
+    // this frame, and reads `viewers`).
+    if (this.closedAlready) return;
     // Each side gets its own credentials; the dispatcher first, so that its peer connection
     // exists when the caller's offer arrives.
     this.output.send(

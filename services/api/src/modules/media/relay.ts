@@ -297,6 +297,9 @@ export class MediaRelay {
     } catch {
       return;
     }
+    // Valid JSON that is not an envelope (`null`) would throw below, inside the Redis client's
+    // message event, where nothing catches it.
+    if (typeof envelope !== 'object' || envelope === null) return;
     if (envelope.to === 'caller') {
       for (const peer of this.callers.get(`${envelope.sessionId}:${envelope.callerId}`) ?? [])
         peer.send(envelope.frame);

@@ -6,7 +6,7 @@ import {
   type SessionEventName,
 } from '@locus/contract';
 import type { z } from 'zod';
-import type { RawData, WebSocket } from 'ws';
+import { WebSocket, type RawData } from 'ws';
 import { zodIssues } from '../../http/errors';
 import { CallerChatFeed } from '../chat/caller-feed';
 import { ChatSender } from '../chat/sender';
@@ -83,8 +83,8 @@ export class CallerConnection {
     /** The browser the page runs in, as its upgrade request said: kept on consent receipts. */
     private readonly userAgent: string | null = null,
     /**
-     * Whether the caller still has another socket on this instance (another tab of the link,
-     * or the reloaded page's new socket that opened before the old one's close was seen).
+     * Whether the caller still has a socket open on this instance (another tab of the link, or
+     * the reloaded page's new socket that opened before the old one's close was seen).
      */
     private readonly stillOpenHere: () => boolean = () => false,
   ) {
@@ -135,6 +135,11 @@ export class CallerConnection {
 
   get callerId(): string {
     return this.grant.callerId;
+  }
+
+  /** Open, and not on its way out (superseded, revoked, ended or cut off). */
+  get isOpen(): boolean {
+    return !this.closed && this.ws.readyState === WebSocket.OPEN;
   }
 
   /**

@@ -34,11 +34,6 @@ export class CallerPresence {
     this.sockets.set(callerId, (this.sockets.get(callerId) ?? 0) + 1);
   }
 
-  /** Whether the caller has a socket open on this instance. */
-  isHere(callerId: string): boolean {
-    return this.sockets.has(callerId);
-  }
-
   /** Whether that was the caller's last socket on this instance. */
   closed(callerId: string): boolean {
     const left = (this.sockets.get(callerId) ?? 1) - 1;

@@ -15,7 +15,10 @@ export interface RealtimeContext {
   log: FastifyBaseLogger;
   config: Pick<
     ApiConfig,
-    'DISPATCHER_HIGH_WATER_BYTES' | 'CALLER_MAX_EVENTS_PER_SECOND' | 'CALLER_EVENT_BURST'
+    | 'DISPATCHER_HIGH_WATER_BYTES'
+    | 'CALLER_MAX_EVENTS_PER_SECOND'
+    | 'CALLER_EVENT_BURST'
+    | 'SOCKET_HEARTBEAT_MS'
   >;
   metrics: Metrics;
   sequencer: Sequencer;

@@ -25,6 +25,7 @@ import type { RealtimeContext } from './context';
 import { DispatcherConnection } from './dispatcher-connection';
 import { idsIn } from './fanout';
 import { errorFrame } from './frames';
+import { SocketHeartbeat } from './heartbeat';
 import { TokenSocketCap } from './socket-caps';
 import { ignoreSocketError, refuse, requestUrl } from './upgrade';
 
@@ -51,6 +52,7 @@ export class RealtimeHub {
   private readonly bookkeeping = new Set<Promise<void>>();
   private whenEmpty: (() => void) | undefined;
   private readonly presence: CallerPresence;
+  private readonly heartbeat: SocketHeartbeat;
 
   constructor(
     private readonly context: RealtimeContext,
@@ -58,6 +60,7 @@ export class RealtimeHub {
     private readonly consoles?: ConsoleSockets,
   ) {
     this.socketCap = new TokenSocketCap(context);
+    this.heartbeat = new SocketHeartbeat(context.config.SOCKET_HEARTBEAT_MS);
     this.presence = new CallerPresence(context.db, context.log);
   }
 
@@ -91,6 +94,7 @@ export class RealtimeHub {
     await this.socketCap.start();
     await this.consoles?.start();
     this.presence.start();
+    this.heartbeat.start();
   }
 
   /**
@@ -211,8 +215,9 @@ export class RealtimeHub {
             { sessionId: grant.sessionId, callerId: grant.callerId! },
             this.context,
             userAgent,
-            () => this.presence.isHere(grant.callerId!),
+            () => this.callerOpenHere(grant.callerId!),
           );
+    this.heartbeat.watch(ws);
     const tokenHash = hashToken(token);
     this.connections.add(connection);
     this.tokenHashes.set(connection, tokenHash);
@@ -290,6 +295,22 @@ export class RealtimeHub {
     });
   }
 
+  /**
+   * Whether the caller has a socket open on this instance: one closing (superseded, revoked)
+   * does not count, and one whose network went unseen is closed by the heartbeat.
+   */
+  private callerOpenHere(callerId: string): boolean {
+    for (const connection of this.connections) {
+      if (
+        connection instanceof CallerConnection &&
+        connection.callerId === callerId &&
+        connection.isOpen
+      )
+        return true;
+    }
+    return false;
+  }
+
   get size(): number {
     return this.connections.size;
   }
@@ -303,6 +324,7 @@ export class RealtimeHub {
   async close(handshakeMs = 2_000, deadlineMs = 10_000): Promise<void> {
     this.closing = true;
     this.presence.stop();
+    this.heartbeat.stop();
     this.context.media?.stop();
     const consolesClosed = this.consoles?.close(handshakeMs, deadlineMs);
     for (const connection of this.connections) {
@@ -329,5 +351,3 @@ export class RealtimeHub {
     await Promise.all([...this.bookkeeping]);
   }
 }
-
-/** A reset connection surfaces as `close`, which the connection handles. */

@@ -1,7 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** A socket's or a refused ws's errors: a reset peer is not news, and must not stop the process. */
+/**
+ * A socket's or a refused ws's errors: a reset connection surfaces as `close`, which the
+ * connection handles; the error itself is not news, and must not stop the process.
+ */
 export function ignoreSocketError(): void {}
 
 /** The upgrade request's URL, or null when its target is not one (`//[`). */
