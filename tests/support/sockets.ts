@@ -22,6 +22,9 @@ export class TestSocket {
   }[] = [];
   private closeWaiters: ((code: number) => void)[] = [];
   private readonly listeners: ((frame: ReceivedFrame) => void)[] = [];
+  /** The server's pings received so far (answered, unless the socket is `silent`). */
+  pingsReceived = 0;
+  private pingWaiters: { count: number; resolve: () => void }[] = [];
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data, isBinary) => {
@@ -42,6 +45,20 @@ export class TestSocket {
       for (const resolve of this.closeWaiters.splice(0)) resolve(code);
     });
     ws.on('error', () => undefined);
+    ws.on('ping', () => {
+      this.pingsReceived += 1;
+      this.pingWaiters = this.pingWaiters.filter((waiter) => {
+        if (this.pingsReceived < waiter.count) return true;
+        waiter.resolve();
+        return false;
+      });
+    });
+  }
+
+  /** Resolves once the server has pinged this socket `count` times in all. */
+  pinged(count: number): Promise<void> {
+    if (this.pingsReceived >= count) return Promise.resolve();
+    return new Promise((resolve) => this.pingWaiters.push({ count, resolve }));
   }
 
   /**

@@ -48,6 +48,7 @@ import { ThreadedWriter, type RowWriter } from './modules/realtime/threaded-writ
 import { Fanout } from './modules/realtime/fanout';
 import { readSeq } from './modules/realtime/frames';
 import { RealtimeHub } from './modules/realtime/hub';
+import { SocketHeartbeat } from './modules/realtime/heartbeat';
 import { startSmsOutcomeReporter } from './modules/sms/outcome-reporter';
 import { ConsoleSockets } from './modules/realtime/console-sockets';
 import { broadcastRoutes } from './modules/broadcasts/routes';
@@ -183,6 +184,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const consoleTickets = new ConsoleTickets(redis, config.REDIS_KEY_PREFIX);
   // Case transfers: who has a console open (any instance), and a frame for one user's consoles.
   const consoleUsers = new ConsoleUsers(redis, config.REDIS_KEY_PREFIX, instanceId);
+  // One heartbeat for the dispatcher, caller and console sockets (realtime/heartbeat.ts).
+  const heartbeat = new SocketHeartbeat(config.SOCKET_HEARTBEAT_MS);
   const consoles = new ConsoleSockets({
     db,
     log: app.log,
@@ -191,8 +194,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     tickets: consoleTickets,
     broadcastsChannel: broadcastsChannel(config.REDIS_KEY_PREFIX),
     users: consoleUsers,
+    heartbeat,
   });
-  const hub = new RealtimeHub(realtime, consoles);
+  const hub = new RealtimeHub(realtime, consoles, heartbeat);
   await hub.start();
   await queues.ready();
   app.server.on('upgrade', hub.handleUpgrade);

@@ -145,7 +145,7 @@ export const ApiConfig = z.object({
    * is closed, so a phone that lost its network unseen stops counting as connected within two
    * periods. 0: no pings.
    */
-  SOCKET_HEARTBEAT_MS: int(20_000),
+  SOCKET_HEARTBEAT_MS: z.coerce.number().int().nonnegative().default(20_000),
   DISPATCHER_TOKEN_TTL_SECONDS: int(12 * 3600),
   /** The hard cap: no caller link works longer than this after it was sent, opened or not. */
   CALLER_TOKEN_TTL_SECONDS: int(24 * 3600),

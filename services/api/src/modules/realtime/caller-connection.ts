@@ -6,7 +6,7 @@ import {
   type SessionEventName,
 } from '@locus/contract';
 import type { z } from 'zod';
-import { WebSocket, type RawData } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { zodIssues } from '../../http/errors';
 import { CallerChatFeed } from '../chat/caller-feed';
 import { ChatSender } from '../chat/sender';
@@ -137,9 +137,12 @@ export class CallerConnection {
     return this.grant.callerId;
   }
 
-  /** Open, and not on its way out (superseded, revoked, ended or cut off). */
-  get isOpen(): boolean {
-    return !this.closed && this.ws.readyState === WebSocket.OPEN;
+  /**
+   * Not closed yet, and not superseded: it has said, or will say when it closes, whether the
+   * caller is connected. Two tabs closed at once (a revoke, a deploy) then say it once.
+   */
+  get speaksForCaller(): boolean {
+    return !this.closed && !this.superseded;
   }
 
   /**

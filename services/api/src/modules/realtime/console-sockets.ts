@@ -11,6 +11,7 @@ import { inScope, revocationMessages, type UserRevoked } from '../sessions/revoc
 import type { Metrics } from '../../platform/metrics';
 import { ConsoleConnection } from './console-connection';
 import type { Fanout } from './fanout';
+import type { SocketHeartbeat } from './heartbeat';
 import { errorFrame, frame } from './frames';
 import { ignoreSocketError, refuse, requestUrl } from './upgrade';
 
@@ -24,6 +25,11 @@ export interface ConsoleSocketsDeps {
   broadcastsChannel: string;
   /** Presence and per-user delivery (case transfers), across instances. */
   users?: ConsoleUsers;
+  /**
+   * The hub's pings: a console whose network went away unseen is closed, and its user no
+   * longer counts as online for case transfers.
+   */
+  heartbeat?: SocketHeartbeat;
 }
 
 /** How long after a failed re-read of the broadcasts the next one is tried. */
@@ -196,6 +202,7 @@ export class ConsoleSockets {
             return;
           }
           const connection = new ConsoleConnection(ws, grant, this.deps.metrics);
+          this.deps.heartbeat?.watch(ws, socket);
           this.connections.add(connection);
           this.present(connection.userId, true);
           ws.once('close', () => {

@@ -52,15 +52,15 @@ export class RealtimeHub {
   private readonly bookkeeping = new Set<Promise<void>>();
   private whenEmpty: (() => void) | undefined;
   private readonly presence: CallerPresence;
-  private readonly heartbeat: SocketHeartbeat;
 
   constructor(
     private readonly context: RealtimeContext,
     /** Every signed-in console's socket (maintenance broadcasts), when this instance has them. */
     private readonly consoles?: ConsoleSockets,
+    /** Pings this hub's sockets (and the consoles', which share it): see `SocketHeartbeat`. */
+    private readonly heartbeat = new SocketHeartbeat(context.config.SOCKET_HEARTBEAT_MS),
   ) {
     this.socketCap = new TokenSocketCap(context);
-    this.heartbeat = new SocketHeartbeat(context.config.SOCKET_HEARTBEAT_MS);
     this.presence = new CallerPresence(context.db, context.log);
   }
 
@@ -217,7 +217,7 @@ export class RealtimeHub {
             userAgent,
             () => this.callerOpenHere(grant.callerId!),
           );
-    this.heartbeat.watch(ws);
+    this.heartbeat.watch(ws, socket);
     const tokenHash = hashToken(token);
     this.connections.add(connection);
     this.tokenHashes.set(connection, tokenHash);
@@ -296,15 +296,16 @@ export class RealtimeHub {
   }
 
   /**
-   * Whether the caller has a socket open on this instance: one closing (superseded, revoked)
-   * does not count, and one whose network went unseen is closed by the heartbeat.
+   * Whether another socket of the caller on this instance will say what the caller's state is:
+   * one open, or closing and about to say so itself. A superseded one never does; one whose
+   * network went unseen is closed by the heartbeat.
    */
   private callerOpenHere(callerId: string): boolean {
     for (const connection of this.connections) {
       if (
         connection instanceof CallerConnection &&
         connection.callerId === callerId &&
-        connection.isOpen
+        connection.speaksForCaller
       )
         return true;
     }
