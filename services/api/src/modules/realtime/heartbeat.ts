@@ -22,15 +22,21 @@ interface Watched {
  * one stops draining once the kernel's buffer is full.
  */
 export class SocketHeartbeat {
-  private readonly watched = new Map<WebSocket, Watched>();
+  /** The sockets, in `slices` groups pinged in turn, so that a beat is never one long burst. */
+  private readonly groups: Map<WebSocket, Watched>[] = Array.from(
+    { length: slices },
+    () => new Map(),
+  );
+  private added = 0;
+  private tick = 0;
   private timer: NodeJS.Timeout | undefined;
-  private lastBeatAt: number | undefined;
+  private lastTickAt: number | undefined;
 
   constructor(private readonly everyMs: number) {}
 
   start(): void {
     if (this.everyMs <= 0) return;
-    this.timer ??= setInterval(() => this.beat(), this.everyMs);
+    this.timer ??= setInterval(() => this.beat(), this.everyMs / slices);
     // Never what keeps a stopping process alive.
     this.timer.unref();
   }
@@ -38,32 +44,36 @@ export class SocketHeartbeat {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
-    this.lastBeatAt = undefined;
+    this.lastTickAt = undefined;
   }
 
   watch(ws: WebSocket, socket: Socket): void {
     const entry: Watched = { socket, unanswered: false, written: socket.bytesWritten };
-    this.watched.set(ws, entry);
+    const group = this.groups[this.added++ % slices]!;
+    group.set(ws, entry);
     ws.on('pong', () => {
       entry.unanswered = false;
     });
-    ws.once('close', () => this.watched.delete(ws));
+    ws.once('close', () => group.delete(ws));
   }
 
+  /** One group per tick: each socket is pinged every `everyMs`. */
   private beat(): void {
     const now = Date.now();
-    // A beat that comes late means this process was stalled (a long GC, a starved CPU): the
-    // answers may be waiting unread. This round only pings; nobody is cut off for the server's
-    // own delay.
-    const late = this.lastBeatAt !== undefined && now - this.lastBeatAt > this.everyMs * 1.5;
-    this.lastBeatAt = now;
+    const tickMs = this.everyMs / slices;
+    // A tick that comes late means this process was stalled (a long GC, a starved CPU): the
+    // answers may be waiting unread. This group is only pinged; nobody is cut off for the
+    // server's own delay.
+    const late = this.lastTickAt !== undefined && now - this.lastTickAt > tickMs * 1.5;
+    this.lastTickAt = now;
+    const group = this.groups[this.tick++ % slices]!;
     // Decided after the sockets' pending input is read (timers run before I/O in a turn of
     // the event loop): an answer that arrived in time is never taken for a missing one.
-    setImmediate(() => this.sweep(late));
+    setImmediate(() => this.sweep(group, late));
   }
 
-  private sweep(late: boolean): void {
-    for (const [ws, entry] of this.watched) {
+  private sweep(group: Map<WebSocket, Watched>, late: boolean): void {
+    for (const [ws, entry] of group) {
       if (ws.readyState !== WebSocket.OPEN) continue;
       const { socket } = entry;
       const draining = socket.writableLength > 0 && socket.bytesWritten > entry.written;
@@ -77,3 +87,10 @@ export class SocketHeartbeat {
     }
   }
 }
+
+/**
+ * Groups pinged in turn within a period. A beat pinging every socket at once (10,000 on a busy
+ * instance) would be one burst of writes in a single turn of the event loop, which a fix
+ * arriving then waits out; a tenth of them at a time makes that wait a tenth as long.
+ */
+const slices = 10;
